@@ -1,0 +1,57 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark tooling, never loaded by n8n */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { MessagingBotClient } from '../runtime/api';
+import { createUndiciTransport } from '../runtime/api/undici-transport';
+import type { RunningEmulator } from '../test/emulator';
+
+export const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms) };
+
+/** A client on a fresh API key, so one measurement never inherits another's window. */
+export async function benchClient(
+	e: RunningEmulator,
+	limit: number,
+	windowMs: number,
+): Promise<MessagingBotClient & { close(): Promise<void> }> {
+	const { api_key: apiKey } = (await admin(e, 'POST', '/keys')) as { api_key: string };
+	const transport = createUndiciTransport({ apiKey, connections: 32 });
+	const client = new MessagingBotClient({
+		baseUrl: e.baseUrl,
+		transport,
+		clock,
+		apiKey,
+		rateLimit: { limit, windowMs },
+	});
+	return Object.assign(client, { close: () => transport.close() });
+}
+
+export async function admin(
+	e: RunningEmulator,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<unknown> {
+	const res = await fetch(`${e.adminUrl}${path}`, {
+		method,
+		headers: body ? { 'Content-Type': 'application/json' } : {},
+		body: body ? JSON.stringify(body) : undefined,
+	});
+	return ((await res.json()) as { data: unknown }).data;
+}
+
+export function percentile(sorted: number[], p: number): number {
+	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+export function table(rows: Array<Record<string, string | number>>): string {
+	const keys = Object.keys(rows[0]);
+	const width = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length)));
+	const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(width[i])).join(' | ')} |`;
+	return [
+		line(keys),
+		line(width.map((w) => '-'.repeat(w))),
+		...rows.map((r) => line(keys.map((k) => String(r[k])))),
+	].join('\n');
+}

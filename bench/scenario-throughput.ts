@@ -1,0 +1,219 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { initialTransition, transition } from 'xstate';
+
+import {
+	compileScenario,
+	RecordingApi,
+	ScenarioEngine,
+	type MessageReceived,
+	type PersistedSnapshot,
+} from '../runtime/scenarios';
+import { MemoryStore, type StateStore } from '../runtime/stores';
+import { SqliteStore } from '../runtime/stores/sqlite';
+import { percentile, table } from './lib';
+
+/**
+ * Messages per second through ScenarioEngine.handle (load, dedupe, step, save with the outbox,
+ * send through a fake in-process sender, record each send) with each store, against the bare
+ * xstate step on the same machine (JSON snapshot in, transition(), JSON snapshot out) measured in
+ * the same run; p99 latency; and what 100,000 stored conversations cost.
+ */
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
+const CLIENTS = 1_000;
+const CONCURRENCY = 50;
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
+
+const order = compileScenario(
+	JSON.parse(readFileSync(path.join(__dirname, '../examples/scenarios/order-status.json'), 'utf8')),
+);
+// A conversation that never ends: start, ask, email, then order numbers and "order" in turn.
+const SCRIPT = ['hi', 'where is my order', 'ada@example.com'];
+const LOOP = ['1001', 'order'];
+const textAt = (i: number) =>
+	i < SCRIPT.length ? SCRIPT[i] : LOOP[(i - SCRIPT.length) % LOOP.length];
+
+/** Message n goes to client n mod CLIENTS, so every client's messages keep their order. */
+function messages(count: number, prefix: string): MessageReceived[] {
+	return Array.from({ length: count }, (_, n) => ({
+		message_id: `${prefix}-${n}`,
+		client_id: `cl_${n % CLIENTS}`,
+		bot_id: 'bot_shop',
+		text: textAt(Math.floor(n / CLIENTS)),
+	}));
+}
+
+const clients = Array.from({ length: CLIENTS }, (_, i) => ({
+	id: `cl_${i}`,
+	first_name: `Client${i}`,
+	tags: [],
+}));
+
+type Run = { ms: number; latencies: number[]; replies: number };
+
+/** The floor: what xstate alone costs per message with the snapshot stored as JSON. */
+function bareXstate(events: MessageReceived[]): Run {
+	const stored = new Map<string, string>();
+	const latencies: number[] = [];
+	let replies = 0;
+	const started = performance.now();
+	for (const e of events) {
+		const t = performance.now();
+		const json = stored.get(e.client_id);
+		const message = { text: e.text, message_id: e.message_id };
+		const [snapshot, actions] = json
+			? transition(
+					order.machine,
+					order.machine.resolveState(JSON.parse(json) as PersistedSnapshot),
+					{ type: 'MESSAGE', message },
+				)
+			: initialTransition(order.machine, { client: { id: e.client_id, tags: [] }, message });
+		replies += actions.filter((a) => a.type === 'reply').length;
+		stored.set(e.client_id, JSON.stringify(order.persist(snapshot)));
+		latencies.push(performance.now() - t);
+	}
+	return { ms: performance.now() - started, latencies, replies };
+}
+
+async function throughEngine(
+	store: StateStore,
+	events: MessageReceived[],
+	concurrency: number,
+): Promise<Run> {
+	const api = new RecordingApi(clients);
+	const engine = new ScenarioEngine({
+		scenarios: [order],
+		store,
+		api,
+		clock: { now: () => Date.now() },
+	});
+	const latencies: number[] = [];
+	let next = 0;
+	const started = performance.now();
+	await Promise.all(
+		Array.from({ length: concurrency }, async () => {
+			while (next < events.length) {
+				const e = events[next++];
+				const t = performance.now();
+				await engine.handle(e);
+				latencies.push(performance.now() - t);
+			}
+		}),
+	);
+	return { ms: performance.now() - started, latencies, replies: api.calls.length };
+}
+
+function gc(): () => void {
+	v8.setFlagsFromString('--expose-gc');
+	return vm.runInNewContext('gc') as () => void;
+}
+
+async function main(): Promise<void> {
+	const dir = mkdtempSync(path.join(tmpdir(), 'mb-bench-'));
+	const out = (line = '') => process.stdout.write(`${line}\n`);
+	try {
+		out(
+			`Scenario throughput: ${MESSAGES.toLocaleString('en')} messages, ${CLIENTS} clients, examples/scenarios/order-status.json, fake in-process sender`,
+		);
+		out(`node ${process.version}, ${process.platform} ${process.arch}`);
+		out();
+		// Warm-up, so that neither side pays for the JIT.
+		bareXstate(messages(2_000, 'warm'));
+		await throughEngine(new MemoryStore(), messages(2_000, 'warm'), 1);
+
+		const events = messages(MESSAGES, 'm');
+		const runs: Array<[string, Run]> = [['bare xstate transition() + JSON', bareXstate(events)]];
+		runs.push([
+			'handle(), MemoryStore, 1 in flight',
+			await throughEngine(new MemoryStore(), events, 1),
+		]);
+		runs.push([
+			`handle(), MemoryStore, ${CONCURRENCY} in flight`,
+			await throughEngine(new MemoryStore(), events, CONCURRENCY),
+		]);
+		let sqlite = new SqliteStore(path.join(dir, 'seq.sqlite'));
+		runs.push(['handle(), SqliteStore, 1 in flight', await throughEngine(sqlite, events, 1)]);
+		await sqlite.close();
+		sqlite = new SqliteStore(path.join(dir, 'par.sqlite'));
+		runs.push([
+			`handle(), SqliteStore, ${CONCURRENCY} in flight`,
+			await throughEngine(sqlite, events, CONCURRENCY),
+		]);
+		await sqlite.close();
+
+		const base = MESSAGES / (runs[0][1].ms / 1000);
+		out(
+			table(
+				runs.map(([name, run]) => {
+					const rate = MESSAGES / (run.ms / 1000);
+					const sorted = [...run.latencies].sort((a, b) => a - b);
+					return {
+						run: name,
+						'messages/s': Math.round(rate).toLocaleString('en'),
+						'time vs bare xstate': name.startsWith('bare')
+							? '1.0x (baseline)'
+							: `${(base / rate).toFixed(1)}x`,
+						'p50 ms': percentile(sorted, 50).toFixed(3),
+						'p99 ms': percentile(sorted, 99).toFixed(3),
+						'effects sent': run.replies.toLocaleString('en'),
+					};
+				}),
+			),
+		);
+		out();
+
+		// Storage: CONVERSATIONS conversations, each started by one message.
+		const starts = Array.from({ length: CONVERSATIONS }, (_, n) => ({
+			message_id: `s-${n}`,
+			client_id: `cl_${n}`,
+			bot_id: 'bot_shop',
+			text: 'hi',
+		}));
+		const collect = gc();
+		collect();
+		const heapBefore = process.memoryUsage().heapUsed;
+		const memory = new MemoryStore();
+		await throughEngine(memory, starts, CONCURRENCY);
+		collect();
+		const heapDelta = process.memoryUsage().heapUsed - heapBefore;
+		const sample = await memory.read('scenario:default', 'bot_shop:cl_1');
+		const file = path.join(dir, 'conversations.sqlite');
+		const store = new SqliteStore(file);
+		const started = performance.now();
+		await throughEngine(store, starts, CONCURRENCY);
+		const sqliteMs = performance.now() - started;
+		await store.close(); // folds the write-ahead log into the file
+		const bytes = statSync(file).size;
+		const per = (total: number) => `${Math.round(total / CONVERSATIONS).toLocaleString('en')} B`;
+		out(
+			table([
+				{
+					[`${CONVERSATIONS.toLocaleString('en')} conversations`]: 'MemoryStore heap (after GC)',
+					total: `${(heapDelta / 1_048_576).toFixed(1)} MiB`,
+					'per conversation': per(heapDelta),
+				},
+				{
+					[`${CONVERSATIONS.toLocaleString('en')} conversations`]: 'SqliteStore file',
+					total: `${(bytes / 1_048_576).toFixed(1)} MiB`,
+					'per conversation': per(bytes),
+				},
+			]),
+		);
+		out(
+			`Stored record: ${sample?.value.length ?? 0} bytes of JSON per conversation (plus the message-id claim); SqliteStore started them at ${Math.round(CONVERSATIONS / (sqliteMs / 1000)).toLocaleString('en')} conversations/s.`,
+		);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(
+		`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
+	process.exitCode = 1;
+});

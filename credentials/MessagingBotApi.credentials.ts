@@ -1,0 +1,118 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { authHeaders, type AuthHeader } from '../runtime/api/auth';
+
+export class MessagingBotApi implements ICredentialType {
+	name = 'messagingBotApi';
+
+	displayName = 'Messaging Bot API';
+
+	icon = {
+		light: 'file:../nodes/MessagingBot/messagingBot.svg',
+		dark: 'file:../nodes/MessagingBot/messagingBot.dark.svg',
+	} as const;
+
+	documentationUrl = 'https://example.invalid/n8n-nodes-messaging-bot#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://api.example.com/v1',
+			description:
+				'The API address from the service dashboard. It ends in /v1 (added if missing) and must use https, except for localhost.',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Found in the service dashboard under Settings, then API',
+		},
+		{
+			displayName: 'Send Key In',
+			name: 'authHeader',
+			type: 'options',
+			default: 'bearer',
+			options: [
+				{
+					name: 'Authorization: Bearer (Recommended)',
+					value: 'bearer',
+					description: 'The scheme the service documents for the Bot and Client API',
+				},
+				{
+					name: 'X-API-Key Header',
+					value: 'xApiKey',
+					description: 'The header shown in the introductory examples',
+				},
+				{ name: 'Both Headers', value: 'both', description: 'Sends the same key in both headers' },
+			],
+		},
+		{
+			displayName: 'Request Limit',
+			name: 'rateLimit',
+			type: 'number',
+			default: 100,
+			typeOptions: { minValue: 1 },
+			description:
+				'Requests allowed per window for this key (the service allows 100 a minute). Every workflow using this credential shares it. Change only if your plan has a different limit.',
+		},
+		{
+			displayName: 'Request Limit Window (Seconds)',
+			name: 'rateWindowSeconds',
+			type: 'number',
+			default: 60,
+			typeOptions: { minValue: 0.1, numberPrecision: 1 },
+			description: 'The length of the window the request limit counts in',
+		},
+	];
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const headers = authHeaders(
+			String(credentials.apiKey ?? ''),
+			(credentials.authHeader as AuthHeader) ?? 'bearer',
+		);
+		return { ...requestOptions, headers: { ...requestOptions.headers, ...headers } };
+	}
+
+	test: ICredentialTestRequest = {
+		request: {
+			// The same normalisation as the nodes: trailing slashes off, /v1 added when missing.
+			baseURL:
+				'={{ $credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/(\\/v1)?$/, "/v1") }}',
+			url: '/bots',
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'Unauthorized: the service refused this API key. Copy the key again from the dashboard (Settings, then API) and check "Send Key In".',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'Not found: check that the Base URL is the API address and ends in /v1',
+				},
+			},
+		],
+	};
+}

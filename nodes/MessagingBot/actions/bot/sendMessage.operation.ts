@@ -1,0 +1,36 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { botLocator, clientLocator } from '../common';
+import { locatorValue } from '../params';
+import type { Operation } from '../types';
+
+const show = { resource: ['bot'], operation: ['sendMessage'] };
+
+export const sendMessage: Operation = {
+	description: [
+		{ ...botLocator, displayOptions: { show } },
+		{
+			...clientLocator,
+			description: 'The client who receives the message',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Text',
+			name: 'text',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			required: true,
+			description: 'The message, up to 4,096 characters',
+			displayOptions: { show },
+		},
+	],
+	async execute(client, i) {
+		const sent = await client.sendMessage(locatorValue(this, 'botId', i), {
+			client_id: locatorValue(this, 'clientId', i),
+			text: this.getNodeParameter('text', i) as string,
+			type: 'text',
+		});
+		return [sent as IDataObject];
+	},
+};

@@ -1,0 +1,41 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { clientLocator } from '../common';
+import { locatorValue, tagList } from '../params';
+import type { Operation } from '../types';
+
+const show = { resource: ['client'], operation: ['updateTags'] };
+
+export const updateTags: Operation = {
+	description: [
+		{ ...clientLocator, displayOptions: { show } },
+		{
+			displayName: 'Tags to Add',
+			name: 'add',
+			type: 'string',
+			typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Tag' },
+			default: [],
+			placeholder: 'e.g. customer',
+			description: 'Tags the client gets; ones it has already are left as they are',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Tags to Remove',
+			name: 'remove',
+			type: 'string',
+			typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Tag' },
+			default: [],
+			description: 'Tags taken off the client; ones it does not have are ignored',
+			displayOptions: { show },
+		},
+	],
+	async execute(client, i) {
+		const add = tagList(this, 'add', i);
+		const remove = tagList(this, 'remove', i);
+		const record = await client.updateTags(locatorValue(this, 'clientId', i), {
+			add: add.length ? add : undefined,
+			remove: remove.length ? remove : undefined,
+		});
+		return [record as IDataObject];
+	},
+};

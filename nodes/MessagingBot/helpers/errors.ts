@@ -1,0 +1,86 @@
+import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
+
+import {
+	BadRequestError,
+	BotInactiveError,
+	InvalidClientIdError,
+	MessagingBotError,
+	NetworkError,
+	NotFoundError,
+	RateLimitedError,
+	SendOutcomeUnknownError,
+	ServerError,
+	UnauthorizedError,
+	ValidationError,
+} from '../../../runtime/api';
+
+const retries = (e: MessagingBotError) =>
+	e.attempts > 1 ? ` The node tried ${e.attempts} times.` : '';
+
+/** What a no-code user can do about each error of the service. */
+function hintFor(error: MessagingBotError): string {
+	if (error instanceof InvalidClientIdError) {
+		return 'No client has this ID. Pick the client from the list, or take the ID from a Client: Search or Client: Create step.';
+	}
+	if (error instanceof UnauthorizedError) {
+		return 'The service refused the API key. Open the Messaging Bot API credential, paste the key again from the dashboard (Settings, then API) and check "Send Key In".';
+	}
+	if (error instanceof BotInactiveError) {
+		return 'This bot is switched off. Switch it on in the service dashboard (open the bot and set its status to Active), then run the workflow again.';
+	}
+	if (error instanceof NotFoundError) {
+		return 'The bot or scenario does not exist. Pick it from the list instead of typing its ID.';
+	}
+	if (error instanceof RateLimitedError) {
+		return `The service allows 100 requests a minute per API key, shared by every workflow using it.${retries(error)} Run fewer items at a time or spread the runs out.`;
+	}
+	if (error instanceof SendOutcomeUnknownError) {
+		return "Open the client's message history (Client: Get Messages) to see whether it arrived before sending again.";
+	}
+	if (error instanceof ServerError) {
+		return `The service had a problem on its side.${retries(error)} Try again in a few minutes.`;
+	}
+	if (error instanceof NetworkError) {
+		return `Could not reach the service.${retries(error)} Check the Base URL in the credential and that this n8n can reach it.`;
+	}
+	if (error instanceof BadRequestError && error.details.length > 0) {
+		return error.details.map((d) => `${d.field} ${d.rule}`).join('; ');
+	}
+	return "Check the node's parameters.";
+}
+
+/** Turns any error of the runtime into the n8n error a user sees on the node, with a hint. */
+export function toNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	if (error instanceof ValidationError) {
+		return new NodeOperationError(node, `Invalid input: ${error.message}`, {
+			itemIndex,
+			description: error.issues.map((i) => `• ${i.field} ${i.rule}`).join('\n'),
+		});
+	}
+	if (error instanceof MessagingBotError) {
+		const body: JsonObject = {
+			name: error.name,
+			status: error.status,
+			message: error.serviceMessage ?? error.message,
+			attempts: error.attempts,
+		};
+		if (error.code) body.code = error.code;
+		return new NodeApiError(node, body, {
+			message: error.message,
+			description: hintFor(error),
+			httpCode: error.status ? String(error.status) : undefined,
+			itemIndex,
+		});
+	}
+	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+/** The JSON of an error item when "Continue On Fail" is on; the hint travels on `item.error`. */
+export function errorItem(error: NodeApiError | NodeOperationError): JsonObject {
+	return { error: error.message };
+}

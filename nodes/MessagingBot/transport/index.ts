@@ -1,0 +1,84 @@
+import {
+	sleep,
+	type IExecuteFunctions,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	NodeOperationError,
+} from 'n8n-workflow';
+
+import { MessagingBotClient, normaliseBaseUrl } from '../../../runtime/api';
+import { classifyNetworkError, type Transport } from '../../../runtime/api/transport';
+
+type Context = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** A transport on n8n's request helper: n8n's proxy settings, credential injection and logging. */
+export function n8nTransport(ctx: Context): Transport {
+	return {
+		async request(req) {
+			const options: IHttpRequestOptions = {
+				method: req.method,
+				url: req.url,
+				headers: req.headers,
+				body: req.body,
+				timeout: req.timeoutMs,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				json: false,
+				encoding: 'text',
+			};
+			let response: {
+				statusCode: number;
+				headers: Record<string, string | string[] | undefined>;
+				body: unknown;
+			};
+			try {
+				response = await ctx.helpers.httpRequestWithAuthentication.call(
+					ctx,
+					'messagingBotApi',
+					options,
+				);
+			} catch (error) {
+				throw classifyNetworkError(error);
+			}
+			const body = response.body;
+			return {
+				status: response.statusCode,
+				headers: response.headers,
+				body:
+					typeof body === 'string'
+						? body
+						: body === undefined || body === null
+							? ''
+							: JSON.stringify(body),
+			};
+		},
+	};
+}
+
+export const n8nClock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms) };
+
+/** The API client for this execution, sharing the key's request budget with every other one. */
+export async function clientFor(ctx: Context): Promise<MessagingBotClient> {
+	const credentials = await ctx.getCredentials<{
+		baseUrl: string;
+		apiKey: string;
+		rateLimit?: number;
+		rateWindowSeconds?: number;
+	}>('messagingBotApi');
+	const base = normaliseBaseUrl(credentials.baseUrl ?? '');
+	if (base.error) {
+		throw new NodeOperationError(ctx.getNode(), `Messaging Bot API credential: ${base.error}`, {
+			description: 'Open the credential and correct the Base URL.',
+		});
+	}
+	return new MessagingBotClient({
+		baseUrl: base.url,
+		transport: n8nTransport(ctx),
+		clock: n8nClock,
+		apiKey: credentials.apiKey,
+		rateLimit: {
+			limit: Math.max(1, Math.floor(credentials.rateLimit ?? 100)),
+			windowMs: Math.max(100, Math.round((credentials.rateWindowSeconds ?? 60) * 1000)),
+		},
+	});
+}

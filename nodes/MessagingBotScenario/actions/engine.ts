@@ -1,0 +1,68 @@
+import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+
+import {
+	compileScenario,
+	ScenarioEngine,
+	ScenarioValidationError,
+	formatIssue,
+	type CompiledScenario,
+} from '../../../runtime/scenarios';
+import { sharedSqliteStore } from '../../../runtime/stores/sqlite';
+import { clientFor, n8nClock } from '../../MessagingBot/transport';
+
+/** The scenario JSON of the node: text from the JSON editor, or an object from an expression. */
+function scenarioDocument(ctx: IExecuteFunctions, name: string, fallback: unknown): unknown {
+	const raw = ctx.getNodeParameter(name, 0, fallback) as unknown;
+	if (typeof raw !== 'string') return raw;
+	if (raw.trim() === '') return fallback;
+	try {
+		return JSON.parse(raw);
+	} catch (error) {
+		return { __invalidJson: (error as Error).message };
+	}
+}
+
+function compile(ctx: IExecuteFunctions, input: unknown, label: string): CompiledScenario {
+	if (input && typeof input === 'object' && '__invalidJson' in input) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} is not valid JSON: ${String((input as { __invalidJson: string }).__invalidJson)}`,
+		);
+	}
+	try {
+		return compileScenario(input);
+	} catch (error) {
+		if (error instanceof ScenarioValidationError) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`${label} is invalid (${error.issues.length} ${error.issues.length === 1 ? 'problem' : 'problems'})`,
+				{
+					description: error.issues.map((i) => `• ${formatIssue(i)}`).join('\n'),
+				},
+			);
+		}
+		throw new NodeOperationError(ctx.getNode(), error as Error);
+	}
+}
+
+/**
+ * The engine for this execution: the node's scenarios, the conversations of this workflow in the
+ * shared durable store, replies through the Messaging Bot API credential.
+ */
+export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine> {
+	const main = compile(ctx, scenarioDocument(ctx, 'scenario', undefined), 'The scenario');
+	const others = scenarioDocument(ctx, 'options.otherScenarios', []);
+	if (others && typeof others === 'object' && '__invalidJson' in others)
+		compile(ctx, others, 'Other Scenarios');
+	const extra = (Array.isArray(others) ? others : [others]).map((doc, i) =>
+		compile(ctx, doc, `Other scenario ${i + 1}`),
+	);
+	const statePath = String(ctx.getNodeParameter('options.statePath', 0, '') ?? '').trim();
+	return new ScenarioEngine({
+		scenarios: [main, ...extra],
+		store: sharedSqliteStore(statePath || undefined),
+		api: await clientFor(ctx),
+		clock: n8nClock,
+		scope: ctx.getWorkflow().id ?? 'workflow',
+	});
+}

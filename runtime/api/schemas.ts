@@ -1,0 +1,211 @@
+import { z } from 'zod/v4';
+
+import { ValidationError, type FieldIssue } from './errors';
+
+/** Cross-field rules speak only once every field is valid on its own. */
+const fieldsValid = (payload: { issues: unknown[] }) => payload.issues.length === 0;
+
+/** Limits of docs/service-assumptions.md, checked before a request is made. */
+export const LIMITS = {
+	customFieldsBytes: 16_384,
+	textChars: 4_096,
+	tagChars: 64,
+	tagsPerRequest: 100,
+	pageDefault: 50,
+	pageMax: 1_000,
+	rateLimit: 100,
+	rateWindowMs: 60_000,
+} as const;
+
+/** Size of custom fields as the service measures it: compact JSON, UTF-8 bytes (A20). */
+export function jsonBytes(value: unknown): number {
+	return new TextEncoder().encode(JSON.stringify(value)).length;
+}
+
+const date = z
+	.string()
+	.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD')
+	.refine((s) => {
+		const d = new Date(`${s}T00:00:00Z`);
+		return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+	}, 'must be a real calendar date');
+
+const id = (what: string) =>
+	z
+		.string()
+		.trim()
+		.min(1, `must be a non-empty ${what}`)
+		.max(200, 'must be at most 200 characters');
+
+const tag = z
+	.string('must be a string')
+	.trim()
+	.min(1, 'must be a non-empty string')
+	.max(LIMITS.tagChars, `must be at most ${LIMITS.tagChars} characters`);
+
+const tagList = z
+	.array(tag, 'must be a list of tags')
+	.max(LIMITS.tagsPerRequest, `must list at most ${LIMITS.tagsPerRequest} tags`);
+
+export const email = z
+	.string()
+	.trim()
+	.max(254, 'must be at most 254 characters')
+	.email('must be a valid email address, like name@example.com');
+
+export const phone = z
+	.string()
+	.trim()
+	.regex(
+		/^\+[1-9]\d{6,14}$/,
+		'must be in international format: a plus sign, then 7 to 15 digits with no spaces (e.g. +442071234567)',
+	);
+
+const customFields = z
+	.record(z.string(), z.unknown(), 'must be a JSON object (like {"plan": "pro"})')
+	.superRefine((value, ctx) => {
+		const bytes = jsonBytes(value);
+		if (bytes > LIMITS.customFieldsBytes) {
+			ctx.addIssue({
+				code: 'custom',
+				message: `must be at most ${LIMITS.customFieldsBytes} bytes as compact JSON (this is ${bytes} bytes)`,
+			});
+		}
+	});
+
+const pageLimit = z
+	.number('must be a number')
+	.int('must be a whole number')
+	.min(1, 'must be at least 1')
+	.max(LIMITS.pageMax, `must be at most ${LIMITS.pageMax}`);
+const pageOffset = z
+	.number('must be a number')
+	.int('must be a whole number')
+	.min(0, 'must be 0 or more');
+
+export const schemas = {
+	botId: id('bot ID'),
+	clientId: id('client ID'),
+	scenarioId: id('scenario ID'),
+	sendMessage: z.strictObject({
+		client_id: id('client ID'),
+		text: z
+			.string('must be text')
+			.min(1, 'must not be empty')
+			.max(LIMITS.textChars, `must be at most ${LIMITS.textChars} characters`),
+		type: z.literal('text', 'must be "text"').optional(),
+	}),
+	statsPeriod: z
+		.strictObject({ from: date.optional(), to: date.optional() })
+		.refine((p) => !p.from || !p.to || p.from <= p.to, {
+			message: 'must not be after the "to" date',
+			path: ['from'],
+			when: fieldsValid,
+		}),
+	clientFilters: z.strictObject({
+		email: z.string().trim().min(1).optional(),
+		phone: phone.optional(),
+		tags: tagList.optional(),
+		created_after: date.optional(),
+		custom_fields: z.record(z.string(), z.unknown(), 'must be a JSON object').optional(),
+	}),
+	page: z.strictObject({ limit: pageLimit.optional(), offset: pageOffset.optional() }),
+	createClient: z
+		.strictObject({
+			email: email.optional(),
+			phone: phone.optional(),
+			first_name: z.string().max(200, 'must be at most 200 characters').optional(),
+			last_name: z.string().max(200, 'must be at most 200 characters').optional(),
+			custom_fields: customFields.optional(),
+			tags: tagList.optional(),
+		})
+		.refine((c) => c.email !== undefined || c.phone !== undefined, {
+			message: 'or phone is required: the service recognises a client by email or phone',
+			path: ['email'],
+			when: fieldsValid,
+		}),
+	updateTags: z
+		.strictObject({ add: tagList.optional(), remove: tagList.optional() })
+		.refine((t) => (t.add?.length ?? 0) + (t.remove?.length ?? 0) > 0, {
+			message: 'or remove must list at least one tag',
+			path: ['add'],
+			when: fieldsValid,
+		})
+		.refine((t) => !(t.add ?? []).some((x) => (t.remove ?? []).includes(x)), {
+			message: 'must not name a tag that is also being added',
+			path: ['remove'],
+			when: fieldsValid,
+		}),
+};
+
+/** Parses input or throws a ValidationError naming every broken field and its rule. */
+export function check<T extends z.ZodType>(schema: T, input: unknown, field?: string): z.output<T> {
+	const result = schema.safeParse(input);
+	if (result.success) return result.data;
+	const issues: FieldIssue[] = [];
+	for (const issue of result.error.issues) {
+		if (issue.code === 'unrecognized_keys') {
+			for (const key of issue.keys) issues.push({ field: key, rule: 'is not a known field' });
+			continue;
+		}
+		const path = [field, ...issue.path.map(String)].filter(Boolean).join('.');
+		const rule =
+			issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
+		issues.push({ field: path || 'input', rule });
+	}
+	throw new ValidationError(issues);
+}
+
+// ---- responses: tolerant of extra fields, strict about what we rely on ----
+
+const nullableString = z.string().nullable().optional();
+
+export const botSchema = z.looseObject({
+	id: z.string(),
+	name: z.string(),
+	status: z.string(),
+	created_at: z.string().optional(),
+	channels: z.array(z.string()).optional().default([]),
+});
+
+export const clientSchema = z.looseObject({
+	id: z.string(),
+	email: nullableString,
+	phone: nullableString,
+	first_name: nullableString,
+	last_name: nullableString,
+	custom_fields: z.record(z.string(), z.unknown()).nullable().optional(),
+	tags: z.array(z.string()).optional().default([]),
+	created_at: z.string().optional(),
+});
+
+export const messageSchema = z.looseObject({
+	message_id: z.string(),
+	client_id: z.string().optional(),
+	bot_id: z.string().optional(),
+	text: z.string().optional(),
+	timestamp: z.string().optional(),
+});
+
+export const sentMessageSchema = z.looseObject({ message_id: z.string() });
+
+export const statsSchema = z.looseObject({
+	new_clients: z.number(),
+	messages: z.number(),
+	active_clients: z.number().optional(),
+	conversion: z.number().optional(),
+});
+
+export const activationSchema = z.looseObject({}).or(z.null()).or(z.undefined());
+
+export type Bot = z.output<typeof botSchema>;
+export type Client = z.output<typeof clientSchema>;
+export type HistoryMessage = z.output<typeof messageSchema>;
+export type BotStats = z.output<typeof statsSchema>;
+export type SentMessage = z.output<typeof sentMessageSchema>;
+export type SendMessageInput = z.input<typeof schemas.sendMessage>;
+export type StatsPeriod = z.input<typeof schemas.statsPeriod>;
+export type ClientFilters = z.input<typeof schemas.clientFilters>;
+export type CreateClientInput = z.input<typeof schemas.createClient>;
+export type UpdateTagsInput = z.input<typeof schemas.updateTags>;
+export type Page = z.input<typeof schemas.page>;

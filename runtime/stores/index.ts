@@ -1,0 +1,2 @@
+export type { StateStore, Versioned } from './types';
+export { MemoryStore } from './memory';

@@ -1,0 +1,26 @@
+import type { StateStore } from '../stores/types';
+
+/**
+ * Longer than the service's whole retry schedule (1 + 5 + 15 minutes) and its manual re-requests
+ * from the dead-letter queue, which happen within a day.
+ */
+export const DEFAULT_DEDUPE_TTL_MS = 48 * 3_600_000;
+
+/**
+ * Drops redeliveries: a delivery id (the same on every attempt, A29) is let through once, and for
+ * `message.received` so is a message id, whatever delivery carries it.
+ */
+export class Deduplicator {
+	constructor(
+		private readonly store: StateStore,
+		private readonly scope: string,
+		private readonly ttlMs = DEFAULT_DEDUPE_TTL_MS,
+	) {}
+
+	async firstSeen(deliveryId: string, messageId?: string): Promise<boolean> {
+		const fresh = await this.store.claim(`delivery:${this.scope}`, deliveryId, this.ttlMs);
+		if (!fresh) return false;
+		if (messageId === undefined) return true;
+		return await this.store.claim(`message:${this.scope}`, messageId, this.ttlMs);
+	}
+}

@@ -1,0 +1,4 @@
+export * from './dedupe';
+export * from './envelope';
+export * from './events';
+export * from './signature';

@@ -1,0 +1,72 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- dev tooling: prepares an n8n user folder, never loaded by n8n */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { installPackage, n8nCli, packPackage, type N8nOptions } from './n8n-process';
+
+const root = path.resolve(__dirname, '../..');
+export const WORKFLOW_DIR = path.join(root, 'examples/workflows');
+export const WEBHOOK_CREDENTIAL_ID = 'mbWebhookSecret1';
+export const API_CREDENTIAL_ID = 'mbApiCredential1';
+
+export type Workflow = {
+	id: string;
+	name: string;
+	nodes: Array<{ type: string; webhookId?: string; parameters: Record<string, unknown> }>;
+};
+
+export function exampleWorkflows(): Workflow[] {
+	return readdirSync(WORKFLOW_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((f) => JSON.parse(readFileSync(path.join(WORKFLOW_DIR, f), 'utf8')) as Workflow);
+}
+
+/** The production URL of a workflow's Messaging Bot Trigger. */
+export function productionUrl(n8nUrl: string, workflow: Workflow): string {
+	const trigger = workflow.nodes.find(
+		(n) => n.type === 'n8n-nodes-messaging-bot.messagingBotTrigger',
+	);
+	if (!trigger?.webhookId) throw new Error(`${workflow.name} has no Messaging Bot Trigger`);
+	return `${n8nUrl}/webhook/${trigger.webhookId}/messaging-bot`;
+}
+
+/**
+ * Installs the packed package into the user folder, imports the two credentials and the example
+ * workflows, and publishes them; n8n must not be running.
+ */
+export function prepareN8n(
+	o: N8nOptions,
+	api: { baseUrl: string; apiKey: string },
+	webhookSecret: string,
+	workflows: Workflow[] = exampleWorkflows(),
+): void {
+	installPackage(o.userFolder, packPackage(path.join(o.userFolder, 'pack')));
+	const credentials = [
+		{
+			id: API_CREDENTIAL_ID,
+			name: 'Messaging Bot API',
+			type: 'messagingBotApi',
+			data: {
+				baseUrl: api.baseUrl,
+				apiKey: api.apiKey,
+				authHeader: 'bearer',
+				rateLimit: 100,
+				rateWindowSeconds: 60,
+			},
+		},
+		{
+			id: WEBHOOK_CREDENTIAL_ID,
+			name: 'Messaging Bot Webhook',
+			type: 'messagingBotWebhookApi',
+			data: { secret: webhookSecret, previousSecret: '' },
+		},
+	];
+	const credentialsFile = path.join(o.userFolder, 'credentials.json');
+	writeFileSync(credentialsFile, JSON.stringify(credentials));
+	n8nCli(o, ['import:credentials', `--input=${credentialsFile}`]);
+	const workflowsFile = path.join(o.userFolder, 'workflows.json');
+	writeFileSync(workflowsFile, JSON.stringify(workflows));
+	n8nCli(o, ['import:workflow', `--input=${workflowsFile}`]);
+	for (const workflow of workflows) n8nCli(o, ['publish:workflow', `--id=${workflow.id}`]);
+}

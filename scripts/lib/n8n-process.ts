@@ -1,0 +1,237 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- dev tooling: runs a real n8n, never loaded by n8n */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { ensureN8n } from './n8n-install';
+
+const root = path.resolve(__dirname, '../..');
+
+/** The Node that runs n8n: this one when it is 24 or newer, else the `node` dev dependency's. */
+export function node24(): string {
+	const major = Number(process.versions.node.split('.')[0]);
+	return major >= 24 ? process.execPath : path.join(root, 'node_modules/node/bin/node');
+}
+
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** Packs this package as npm would publish it; returns the tarball's path. */
+export function packPackage(destination: string): string {
+	const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+		n8n: { nodes: string[]; credentials: string[] };
+	};
+	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials].filter(
+		(f) => !existsSync(path.join(root, f)),
+	);
+	// n8n refuses the whole package when one declared file is missing.
+	if (missing.length > 0)
+		throw new Error(`Not built: ${missing.join(', ')}. Run \`npm run build\` first.`);
+	mkdirSync(destination, { recursive: true });
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
+		cwd: root,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
+	});
+	return path.join(destination, (JSON.parse(out) as Array<{ filename: string }>)[0].filename);
+}
+
+/**
+ * Puts the package where n8n keeps community packages (<user folder>/.n8n/nodes/node_modules),
+ * unpacked as n8n's own installer unpacks a tarball, so n8n loads it as a community package.
+ */
+export function installPackage(userFolder: string, tarball: string): void {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const target = path.join(nodesDir, 'node_modules', 'n8n-nodes-messaging-bot');
+	mkdirSync(target, { recursive: true });
+	execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+	const version = (
+		JSON.parse(
+			execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
+		) as { version: string }
+	).version;
+	writeFileSync(
+		path.join(nodesDir, 'package.json'),
+		JSON.stringify(
+			{
+				name: 'installed-nodes',
+				private: true,
+				dependencies: { 'n8n-nodes-messaging-bot': version },
+			},
+			null,
+			2,
+		),
+	);
+}
+
+export type N8nOptions = {
+	userFolder: string;
+	port: number;
+	brokerPort: number;
+	env?: Record<string, string>;
+};
+
+export function n8nEnv(o: N8nOptions): NodeJS.ProcessEnv {
+	// n8n exits at once, silently, under NODE_ENV=test (which jest sets); jest's own variables go too.
+	const inherited = Object.fromEntries(
+		Object.entries(process.env).filter(([k]) => !k.startsWith('JEST_') && k !== 'NODE_ENV'),
+	);
+	return {
+		...inherited,
+		NODE_ENV: 'production',
+		N8N_USER_FOLDER: o.userFolder,
+		N8N_PORT: String(o.port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_RUNNERS_BROKER_PORT: String(o.brokerPort),
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_ENCRYPTION_KEY: 'messaging-bot-local-key',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_LOG_LEVEL: 'warn',
+		N8N_WEBHOOK_URL: `http://127.0.0.1:${o.port}/`,
+		...o.env,
+	};
+}
+
+/** Runs an n8n CLI command (import, publish…) against a stopped instance's user folder. */
+export function n8nCli(o: N8nOptions, args: string[]): string {
+	return execFileSync(node24(), [ensureN8n(), ...args], {
+		env: n8nEnv(o),
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+}
+
+export type RunningN8n = {
+	url: string;
+	process: ChildProcess;
+	log: () => string;
+	stop(): Promise<void>;
+};
+
+/** Starts n8n and resolves once /healthz answers 200. */
+export async function startN8n(o: N8nOptions, timeoutMs = 180_000): Promise<RunningN8n> {
+	// Its own process group, so stop() reaches the task runners n8n starts as well.
+	const child = spawn(node24(), [ensureN8n(), 'start'], {
+		env: n8nEnv(o),
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
+	let output = '';
+	child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+	child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+	const url = `http://127.0.0.1:${o.port}`;
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+	const signalGroup = (signal: NodeJS.Signals) => {
+		try {
+			process.kill(-(child.pid as number), signal);
+		} catch {
+			// The group is gone already.
+		}
+	};
+	// A test runner that exits early must not leave n8n serving in the background.
+	const killOnExit = () => signalGroup('SIGKILL');
+	process.once('exit', killOnExit);
+	const stop = async () => {
+		process.off('exit', killOnExit);
+		if (child.exitCode === null && child.signalCode === null) {
+			signalGroup('SIGTERM');
+			const stopped = await Promise.race([
+				exited.then(() => true),
+				sleep(20_000).then(() => false),
+			]);
+			if (!stopped) signalGroup('SIGKILL');
+		}
+		await exited;
+		signalGroup('SIGKILL');
+	};
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null)
+			throw new Error(`n8n exited with code ${child.exitCode}:\n${output.slice(-4000)}`);
+		const ok = await fetch(`${url}/healthz`).then(
+			(r) => r.ok,
+			() => false,
+		);
+		if (ok) return { url, process: child, log: () => output, stop };
+		await sleep(500);
+	}
+	await stop();
+	throw new Error(`n8n did not become healthy within ${timeoutMs} ms:\n${output.slice(-4000)}`);
+}
+
+/** Waits until n8n has registered a production webhook (it answers 404 until then). */
+export async function waitForWebhook(url: string, timeoutMs = 60_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: '{}',
+		}).catch(() => undefined);
+		if (res && res.status !== 404) return;
+		await sleep(500);
+	}
+	throw new Error(`The webhook ${url} was not registered within ${timeoutMs} ms`);
+}
+
+export const DEMO_OWNER = {
+	email: 'owner@example.com',
+	password: 'Messaging-Bot-1',
+	firstName: 'Demo',
+	lastName: 'Owner',
+};
+
+/** Creates the instance owner (first start) and returns a session cookie. */
+export async function setupOwner(
+	n8nUrl: string,
+	owner = DEMO_OWNER,
+	timeoutMs = 60_000,
+): Promise<string> {
+	// /healthz answers before the REST API is mounted; until then every route is a 404.
+	const deadline = Date.now() + timeoutMs;
+	let setup = await postOwner(n8nUrl, owner);
+	while (setup.status === 404 && Date.now() < deadline) {
+		await sleep(500);
+		setup = await postOwner(n8nUrl, owner);
+	}
+	if (setup.ok) return cookieOf(setup);
+	// Already set up (a later start): log in instead.
+	const login = await fetch(`${n8nUrl}/rest/login`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: owner.email, password: owner.password }),
+	});
+	if (!login.ok)
+		throw new Error(
+			`Could not set up or log in the n8n owner: ${setup.status} ${await setup.text()} / ${login.status} ${await login.text()}`,
+		);
+	return cookieOf(login);
+}
+
+async function postOwner(n8nUrl: string, owner: typeof DEMO_OWNER): Promise<Response> {
+	return await fetch(`${n8nUrl}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(owner),
+	});
+}
+
+function cookieOf(res: Response): string {
+	const cookie = res.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+	if (!cookie) throw new Error('n8n answered without a session cookie');
+	return cookie.split(';')[0];
+}

@@ -1,0 +1,131 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the demo launcher, never loaded by n8n */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+import { startEmulator } from '../test/emulator';
+import { exampleWorkflows, prepareN8n, productionUrl } from './lib/demo-setup';
+import { n8nCacheDir } from './lib/n8n-install';
+import {
+	DEMO_OWNER,
+	freePort,
+	setupOwner,
+	startN8n,
+	waitForWebhook,
+	type RunningN8n,
+} from './lib/n8n-process';
+
+const DEMO_SECRET = ['whsec', 'demo', 'local'].join('_');
+
+async function portOr(preferred: number): Promise<number> {
+	const probe = await fetch(`http://127.0.0.1:${preferred}/`).then(
+		() => true,
+		() => false,
+	);
+	return probe ? await freePort() : preferred;
+}
+
+/**
+ * `npm start`: the emulator, and a real n8n with this package installed as a community package
+ * and the example workflows published and subscribed. Ctrl-C stops both.
+ */
+async function main(): Promise<void> {
+	const say = (line = '') => process.stdout.write(`${line}\n`);
+	const emulator = await startEmulator({ port: await portOr(8080) });
+	const userFolder = path.join(path.dirname(n8nCacheDir()), 'demo');
+	const packageDir = path.join(
+		userFolder,
+		'.n8n',
+		'nodes',
+		'node_modules',
+		'n8n-nodes-messaging-bot',
+	);
+	if (existsSync(packageDir)) rmSync(packageDir, { recursive: true, force: true });
+	mkdirSync(userFolder, { recursive: true });
+	const options = { userFolder, port: await portOr(5678), brokerPort: await freePort() };
+	say('Preparing n8n: installing the package, importing credentials and example workflows…');
+	prepareN8n(options, { baseUrl: emulator.baseUrl, apiKey: emulator.apiKey }, DEMO_SECRET);
+	const running: { n8n?: RunningN8n } = {};
+	let stopping = false;
+	const stop = async (code: number) => {
+		if (stopping) return;
+		stopping = true;
+		say('\nStopping n8n and the emulator…');
+		await running.n8n?.stop();
+		await emulator.close();
+		process.exit(code);
+	};
+	process.once('SIGINT', () => void stop(0));
+	process.once('SIGTERM', () => void stop(0));
+	try {
+		await serve(options, emulator, running, () => stopping, say);
+	} catch (error) {
+		process.stderr.write(`npm start failed: ${(error as Error).message}\n`);
+		await stop(1);
+	}
+}
+
+async function serve(
+	options: { userFolder: string; port: number; brokerPort: number },
+	emulator: Awaited<ReturnType<typeof startEmulator>>,
+	running: { n8n?: RunningN8n },
+	isStopping: () => boolean,
+	say: (line?: string) => void,
+): Promise<void> {
+	say('Starting n8n…');
+	const n8n = await startN8n(options);
+	running.n8n = n8n;
+	await setupOwner(n8n.url);
+	for (const workflow of exampleWorkflows()) {
+		const url = productionUrl(n8n.url, workflow);
+		await waitForWebhook(url);
+		const trigger = workflow.nodes.find(
+			(n) => n.type === 'n8n-nodes-messaging-bot.messagingBotTrigger',
+		);
+		const events = (trigger?.parameters.events as string[] | undefined) ?? ['*'];
+		await fetch(`${emulator.adminUrl}/subscriptions`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ url, secret: DEMO_SECRET, events }),
+		});
+	}
+	say();
+	say(`n8n editor:   ${n8n.url}`);
+	say(`login:        ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`);
+	say(`emulator:     ${emulator.baseUrl} (admin API ${emulator.adminUrl})`);
+	say(
+		`workflows:    ${exampleWorkflows()
+			.map((w) => w.name)
+			.join('; ')}`,
+	);
+	say();
+	say('A client places an order (the workflow tags the client "customer"):');
+	say(
+		`  curl -s -X POST ${emulator.adminUrl}/events -H 'Content-Type: application/json' -d '{"event":"order.created","data":{"client_id":"cl_grace","order_id":"ord_1","total":25}}'`,
+	);
+	say('Then see the tag:');
+	say(`  curl -s ${emulator.adminUrl}/clients/cl_grace`);
+	say();
+	say(
+		'A client writes to the bot (the order-status scenario answers; try "order", an email, "1001"):',
+	);
+	say(
+		`  curl -s -X POST ${emulator.adminUrl}/inbound -H 'Content-Type: application/json' -d '{"bot_id":"bot_shop","client_id":"cl_ada","text":"hi"}'`,
+	);
+	say("Then read the bot's replies:");
+	say(`  curl -s '${emulator.adminUrl}/sent-messages?client_id=cl_ada'`);
+	say();
+	say('Ctrl-C stops everything.');
+	n8n.process.once('exit', (code) => {
+		if (!isStopping()) {
+			say(
+				`n8n stopped unexpectedly (exit code ${code}). Its last output:\n${n8n.log().slice(-2000)}`,
+			);
+			process.kill(process.pid, 'SIGTERM');
+		}
+	});
+}
+
+main().catch((error: Error) => {
+	process.stderr.write(`npm start failed: ${error.message}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,135 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling: temporary files, never loaded by n8n */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { MemoryStore, type StateStore } from '../../../runtime/stores';
+import { SqliteStore } from '../../../runtime/stores/sqlite';
+
+type Backend = {
+	name: string;
+	open(now: () => number): StateStore;
+	reopen?: (now: () => number) => StateStore;
+};
+
+const dir = mkdtempSync(path.join(tmpdir(), 'mb-stores-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let fileNo = 0;
+let lastFile = '';
+
+const backends: Backend[] = [
+	{ name: 'memory', open: (now) => new MemoryStore(now) },
+	{
+		name: 'sqlite',
+		open: (now) => new SqliteStore((lastFile = path.join(dir, `s${++fileNo}.sqlite`)), now),
+		reopen: (now) => new SqliteStore(lastFile, now),
+	},
+];
+
+// One contract, every backend: what the trigger and the scenario engine rely on.
+describe.each(backends)('state store contract: $name', (backend) => {
+	let clock = 1_000_000;
+	const now = () => clock;
+	let store: StateStore;
+	beforeEach(() => {
+		clock = 1_000_000;
+		store = backend.open(now);
+	});
+	afterEach(async () => store.close());
+
+	it('claims an id once', async () => {
+		expect(await store.claim('d', 'a', 1000)).toBe(true);
+		expect(await store.claim('d', 'a', 1000)).toBe(false);
+		expect(await store.claim('d', 'b', 1000)).toBe(true);
+		expect(await store.claim('other', 'a', 1000)).toBe(true);
+	});
+
+	it('gives exactly one of 50 concurrent claimants the id', async () => {
+		const results = await Promise.all(
+			Array.from({ length: 50 }, () => store.claim('d', 'same', 1000)),
+		);
+		expect(results.filter(Boolean)).toHaveLength(1);
+	});
+
+	it('lets an expired claim be made again, and a released one', async () => {
+		await store.claim('d', 'a', 1000);
+		clock += 999;
+		expect(await store.claim('d', 'a', 1000)).toBe(false);
+		clock += 1;
+		expect(await store.claim('d', 'a', 1000)).toBe(true);
+		await store.release('d', 'a');
+		expect(await store.claim('d', 'a', 1000)).toBe(true);
+	});
+
+	it('writes with compare-and-set', async () => {
+		expect(await store.read('c', 'k')).toBeUndefined();
+		expect(await store.write('c', 'k', 'one', 0)).toBe(1);
+		expect(await store.write('c', 'k', 'again', 0)).toBeNull();
+		expect(await store.write('c', 'k', 'two', 1)).toBe(2);
+		expect(await store.write('c', 'k', 'stale', 1)).toBeNull();
+		expect(await store.read('c', 'k')).toEqual({ value: 'two', version: 2 });
+		expect(await store.read('other', 'k')).toBeUndefined();
+	});
+
+	it('lets only one of concurrent writers with the same expected version win', async () => {
+		await store.write('c', 'k', 'base', 0);
+		const results = await Promise.all(
+			Array.from({ length: 20 }, (_, i) => store.write('c', 'k', `w${i}`, 1)),
+		);
+		expect(results.filter((r) => r === 2)).toHaveLength(1);
+		const winner = results.findIndex((r) => r === 2);
+		expect(await store.read('c', 'k')).toEqual({ value: `w${winner}`, version: 2 });
+	});
+
+	it('removes only at the expected version, with its due mark', async () => {
+		await store.write('c', 'k', 'v', 0);
+		await store.setDue('c', 'k', 5);
+		expect(await store.remove('c', 'k', 2)).toBe(false);
+		expect(await store.remove('c', 'k', 1)).toBe(true);
+		expect(await store.read('c', 'k')).toBeUndefined();
+		expect(await store.due('c', 10, 10)).toEqual([]);
+	});
+
+	it('lists due keys earliest first, up to a limit, and forgets cleared ones', async () => {
+		await store.setDue('t', 'late', 300);
+		await store.setDue('t', 'early', 100);
+		await store.setDue('t', 'mid', 200);
+		await store.setDue('t', 'future', 900);
+		await store.setDue('other', 'x', 1);
+		expect(await store.due('t', 300, 10)).toEqual(['early', 'mid', 'late']);
+		expect(await store.due('t', 300, 2)).toEqual(['early', 'mid']);
+		await store.setDue('t', 'early', null);
+		await store.setDue('t', 'mid', 1000);
+		expect(await store.due('t', 300, 10)).toEqual(['late']);
+	});
+
+	if (backend.reopen) {
+		const reopen = backend.reopen;
+		it('keeps claims and records after a restart', async () => {
+			await store.claim('d', 'kept', 86_400_000);
+			await store.write('c', 'k', 'kept', 0);
+			await store.setDue('t', 'k', 5);
+			await store.close();
+			store = reopen(now);
+			expect(await store.claim('d', 'kept', 86_400_000)).toBe(false);
+			expect(await store.read('c', 'k')).toEqual({ value: 'kept', version: 1 });
+			expect(await store.due('t', 10, 10)).toEqual(['k']);
+		});
+
+		it('is atomic across two connections to one file', async () => {
+			const second = reopen(now);
+			const ids = Array.from({ length: 200 }, (_, i) => `id${i}`);
+			const results = await Promise.all(
+				ids.flatMap((id) => [store.claim('d', id, 1000), second.claim('d', id, 1000)]),
+			);
+			expect(results.filter(Boolean)).toHaveLength(200);
+			await store.write('c', 'k', 'base', 0);
+			const writes = await Promise.all([
+				store.write('c', 'k', 'a', 1),
+				second.write('c', 'k', 'b', 1),
+			]);
+			expect(writes.filter((w) => w === 2)).toHaveLength(1);
+			await second.close();
+		});
+	}
+});

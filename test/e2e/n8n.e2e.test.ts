@@ -1,0 +1,249 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+import {
+	exampleWorkflows,
+	prepareN8n,
+	productionUrl,
+	type Workflow,
+} from '../../scripts/lib/demo-setup';
+import {
+	freePort,
+	setupOwner,
+	startN8n,
+	waitForWebhook,
+	type N8nOptions,
+	type RunningN8n,
+} from '../../scripts/lib/n8n-process';
+import { startEmulator, type RunningEmulator } from '../emulator';
+import { admin } from '../helpers/emulator';
+
+jest.setTimeout(300_000);
+
+const SECRET = ['whsec', 'e2e', 'secret'].join('_');
+
+/** Executions as n8n recorded them, read from its own database. */
+function executions(
+	userFolder: string,
+	workflowId: string,
+): Array<{ id: number; status: string; mode: string }> {
+	const db = new DatabaseSync(path.join(userFolder, '.n8n', 'database.sqlite'), { readOnly: true });
+	try {
+		return db
+			.prepare('SELECT id, status, mode FROM execution_entity WHERE workflowId = ? ORDER BY id')
+			.all(workflowId) as Array<{ id: number; status: string; mode: string }>;
+	} finally {
+		db.close();
+	}
+}
+
+async function until<T>(
+	probe: () => T | Promise<T>,
+	ok: (v: T) => boolean,
+	timeoutMs = 30_000,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let value = await probe();
+	while (!ok(value) && Date.now() < deadline) {
+		await new Promise((r) => setTimeout(r, 250));
+		value = await probe();
+	}
+	return value;
+}
+
+// A real n8n 2.x with the packed package installed as a community package, the example
+// workflows imported and published, and the emulator delivering signed webhooks to n8n's
+// production URLs.
+describe('in a real n8n', () => {
+	let emulator: RunningEmulator;
+	let n8n: RunningN8n;
+	let options: N8nOptions;
+	let orders: Workflow;
+	let ordersUrl: string;
+	let bot: Workflow;
+	let botUrl: string;
+
+	// Packing, four n8n CLI runs (import, publish) and a first start: minutes on two busy cores.
+	beforeAll(async () => {
+		emulator = await startEmulator();
+		options = {
+			userFolder: mkdtempSync(path.join(tmpdir(), 'mb-e2e-')),
+			port: await freePort(),
+			brokerPort: await freePort(),
+		};
+		prepareN8n(options, { baseUrl: emulator.baseUrl, apiKey: emulator.apiKey }, SECRET);
+		n8n = await startN8n(options);
+		orders = exampleWorkflows().find((w) => w.id === 'mbTagOnOrder0001') as Workflow;
+		ordersUrl = productionUrl(n8n.url, orders);
+		bot = exampleWorkflows().find((w) => w.id === 'mbOrderStatusBot') as Workflow;
+		botUrl = productionUrl(n8n.url, bot);
+		for (const [url, event] of [
+			[ordersUrl, 'order.created'],
+			[botUrl, 'message.received'],
+		]) {
+			await waitForWebhook(url);
+			const saved = await admin<{ test_delivery: { state: string } }>(
+				emulator,
+				'POST',
+				'/subscriptions',
+				{ url, secret: SECRET, events: [event] },
+			);
+			expect(saved.body.data.test_delivery.state).toBe('delivered');
+		}
+	}, 900_000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await emulator?.close();
+		rmSync(options.userFolder, { recursive: true, force: true });
+	});
+
+	it('marketer: order.created → Trigger → Update Tags puts "customer" on that client', async () => {
+		await admin(emulator, 'POST', '/events', {
+			event: 'order.created',
+			data: { client_id: 'cl_alan', order_id: 'ord_e2e_1', total: 42 },
+		});
+		await admin(emulator, 'POST', '/settle');
+		const tags = await until(
+			async () =>
+				(await admin<{ tags: string[] }>(emulator, 'GET', '/clients/cl_alan')).body.data.tags,
+			(t) => t.includes('customer'),
+		);
+		expect(tags).toContain('customer');
+		const runs = await until(
+			() => executions(options.userFolder, orders.id),
+			(r) => r.length >= 1 && r.every((e) => e.status !== 'running' && e.status !== 'new'),
+		);
+		expect(runs).toEqual([expect.objectContaining({ status: 'success', mode: 'webhook' })]);
+	});
+
+	it('a forged signature gets 401 and no execution', async () => {
+		const before = executions(options.userFolder, orders.id).length;
+		const body = JSON.stringify({
+			event: 'order.created',
+			data: { client_id: 'cl_linus' },
+			webhook_id: 'wh_forged',
+			timestamp: new Date().toISOString(),
+		});
+		const forged = `sha256=${createHmac('sha256', 'not-the-secret').update(body).digest('hex')}`;
+		const res = await fetch(ordersUrl, {
+			method: 'POST',
+			headers: {
+				'Content-Type': 'application/json',
+				'X-Service-Event': 'order.created',
+				'X-Service-Delivery-ID': 'dlv_forged',
+				'X-Service-Signature': forged,
+			},
+			body,
+		});
+		expect(res.status).toBe(401);
+		await new Promise((r) => setTimeout(r, 1_000));
+		expect(executions(options.userFolder, orders.id)).toHaveLength(before);
+		expect(
+			(await admin<{ tags: string[] }>(emulator, 'GET', '/clients/cl_linus')).body.data.tags,
+		).not.toContain('customer');
+	});
+
+	it('the same delivery sent again starts one execution', async () => {
+		const before = executions(options.userFolder, orders.id).length;
+		const { body } = await admin<{ delivery_ids: string[] }>(emulator, 'POST', '/events', {
+			event: 'order.created',
+			data: { client_id: 'cl_katherine', order_id: 'ord_e2e_2' },
+		});
+		await admin(emulator, 'POST', '/settle');
+		const [deliveryId] = body.data.delivery_ids;
+		const original = (
+			await admin<{
+				attempts: Array<{ request: { headers: Record<string, string>; body: string } }>;
+			}>(emulator, 'GET', `/deliveries/${deliveryId}`)
+		).body.data.attempts[0].request;
+		// The service's redelivery: the same delivery id, a new timestamp, a new signature.
+		const again = original.body.replace(
+			/"timestamp":"[^"]+"/,
+			`"timestamp":"${new Date().toISOString()}"`,
+		);
+		const headers = {
+			...original.headers,
+			'X-Service-Signature': `sha256=${createHmac('sha256', SECRET).update(again).digest('hex')}`,
+		};
+		const answers = await Promise.all(
+			Array.from({ length: 5 }, () =>
+				fetch(ordersUrl, { method: 'POST', headers, body: again }).then((r) => r.status),
+			),
+		);
+		expect(answers).toEqual([200, 200, 200, 200, 200]);
+		await new Promise((r) => setTimeout(r, 1_500));
+		const runs = await until(
+			() => executions(options.userFolder, orders.id),
+			(r) => r.length >= before + 1,
+		);
+		expect(runs).toHaveLength(before + 1);
+	});
+
+	it('loads the Messaging Bot node as an AI-agent tool, with no load errors', async () => {
+		const cookie = await setupOwner(n8n.url);
+		const res = await fetch(`${n8n.url}/types/nodes.json`, { headers: { Cookie: cookie } });
+		expect(res.status).toBe(200);
+		const types = (await res.json()) as Array<{ name: string }>;
+		const names = types.map((t) => t.name);
+		expect(names).toEqual(
+			expect.arrayContaining([
+				'n8n-nodes-messaging-bot.messagingBot',
+				'n8n-nodes-messaging-bot.messagingBotTool',
+				'n8n-nodes-messaging-bot.messagingBotTrigger',
+			]),
+		);
+		expect(n8n.log()).not.toMatch(
+			/Failed to load package "n8n-nodes-messaging-bot"|n8n-nodes-messaging-bot.*(error|Error)/,
+		);
+	});
+
+	describe('bot: message.received → Trigger → Scenario', () => {
+		const sent = async () =>
+			(
+				await admin<Array<{ text: string }>>(emulator, 'GET', '/sent-messages?client_id=cl_ada')
+			).body.data.map((m) => m.text);
+		/** The client writes; waits until the bot has sent `replies` more messages. */
+		async function write(text: string, replies: number): Promise<string[]> {
+			const before = (await sent()).length;
+			await admin(emulator, 'POST', '/inbound', { bot_id: 'bot_shop', client_id: 'cl_ada', text });
+			const all = await until(sent, (s) => s.length >= before + replies);
+			return all.slice(before);
+		}
+
+		it('holds an order-status conversation, every reply in the emulator, in order', async () => {
+			expect(await write('hi', 1)).toEqual([
+				'Hi Ada! I can tell you where your order is. Type "order" to start.',
+			]);
+			expect(await write('where is my order?', 1)).toEqual([
+				'What email address did you use for the order?',
+			]);
+			expect(await write('not an email', 1)).toEqual([
+				'That does not look like an email address. Please type it like name@example.com.',
+			]);
+			expect(await write('ada@example.com', 1)).toEqual([
+				'Thanks! And the order number? It is in the confirmation we sent to ada@example.com.',
+			]);
+		});
+
+		it('continues where it was after n8n is stopped and started', async () => {
+			await n8n.stop();
+			n8n = await startN8n(options);
+			await waitForWebhook(botUrl);
+			expect(await write('1001', 2)).toEqual([
+				'Order 1001 has shipped. Tracking details are on their way to ada@example.com.',
+				'Anything else? Type "order" for another order, or "no" to finish.',
+			]);
+			await new Promise((r) => setTimeout(r, 1_000));
+			const all = await sent();
+			expect(new Set(all).size).toBe(all.length);
+			const runs = executions(options.userFolder, bot.id);
+			expect(runs.filter((r) => r.mode === 'webhook')).toHaveLength(5);
+			expect(runs.every((r) => r.status === 'success')).toBe(true);
+		});
+	});
+});

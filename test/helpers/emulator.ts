@@ -1,0 +1,64 @@
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../emulator';
+
+export type Reply<T = unknown> = {
+	status: number;
+	headers: Headers;
+	body: {
+		success: boolean;
+		data: T;
+		error?: { code: string; message: string; details?: unknown[] };
+	};
+};
+
+export type CallOptions = {
+	body?: unknown;
+	rawBody?: string;
+	key?: string | null;
+	headers?: Record<string, string>;
+};
+
+/** Starts one emulator for the suite (beforeAll) and stops it (afterAll). */
+export function useEmulator(options: EmulatorOptions = {}): () => RunningEmulator {
+	let emulator: RunningEmulator | undefined;
+	beforeAll(async () => {
+		emulator = await startEmulator(options);
+	});
+	afterAll(async () => {
+		await emulator?.close();
+	});
+	return () => {
+		if (!emulator) throw new Error('emulator not started');
+		return emulator;
+	};
+}
+
+/** One HTTP call to the emulator; paths starting with /_admin go to the admin API. */
+export async function call<T = unknown>(
+	emulator: RunningEmulator,
+	method: string,
+	path: string,
+	options: CallOptions = {},
+): Promise<Reply<T>> {
+	const origin = emulator.baseUrl.replace(/\/v1$/, '');
+	const url = path.startsWith('/_admin') ? `${origin}${path}` : `${emulator.baseUrl}${path}`;
+	const headers: Record<string, string> = { ...options.headers };
+	const key = options.key === undefined ? emulator.apiKey : options.key;
+	if (key !== null && !path.startsWith('/_admin') && !('X-API-Key' in headers)) {
+		headers.Authorization ??= `Bearer ${key}`;
+	}
+	let body: string | undefined = options.rawBody;
+	if (options.body !== undefined) {
+		body = JSON.stringify(options.body);
+		headers['Content-Type'] ??= 'application/json';
+	}
+	const res = await fetch(url, { method, headers, body });
+	const text = await res.text();
+	return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export const admin = <T = unknown>(
+	e: RunningEmulator,
+	method: string,
+	path: string,
+	body?: unknown,
+) => call<T>(e, method, `/_admin${path}`, { body });

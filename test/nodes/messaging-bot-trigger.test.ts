@@ -1,0 +1,398 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling: temporary files, never loaded by n8n */
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { NodeConnectionTypes, type INode } from 'n8n-workflow';
+
+import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
+import { admin, useEmulator } from '../helpers/emulator';
+import type { TestWorkflow } from '../helpers/n8n';
+import { WebhookHost } from '../helpers/webhook-host';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'mb-trigger-'));
+afterAll(async () => {
+	await closeSharedSqliteStores();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+const SECRET = ['whsec', 'current'].join('_');
+const OLD_SECRET = ['whsec', 'previous'].join('_');
+// Computed here, independently of the code under test.
+const hmac = (secret: string, body: string) =>
+	`sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+let stateFile = 0;
+function triggerWorkflow(
+	parameters: INode['parameters'] = {},
+	withTags = false,
+	credential = true,
+): TestWorkflow {
+	const trigger: INode = {
+		id: 't',
+		name: 'Messaging Bot Trigger',
+		type: 'n8n-nodes-messaging-bot.messagingBotTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: 'hook',
+		parameters: {
+			events: ['*'],
+			...parameters,
+			options: {
+				statePath: path.join(dir, `state${++stateFile}.sqlite`),
+				...(parameters.options as object),
+			},
+		},
+		credentials: credential ? { messagingBotWebhookApi: { id: 'w', name: 'Webhook' } } : undefined,
+	};
+	const nodes: INode[] = [trigger];
+	const connections: TestWorkflow['connections'] = {};
+	if (withTags) {
+		nodes.push({
+			id: 'b',
+			name: 'Tag Customer',
+			type: 'n8n-nodes-messaging-bot.messagingBot',
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: {
+				resource: 'client',
+				operation: 'updateTags',
+				clientId: { __rl: true, mode: 'id', value: '={{ $json.client_id }}' },
+				add: ['customer'],
+			},
+			credentials: { messagingBotApi: { id: 'a', name: 'API' } },
+		});
+		connections[trigger.name] = {
+			main: [[{ node: 'Tag Customer', type: NodeConnectionTypes.Main, index: 0 }]],
+		};
+	}
+	return { nodes, connections };
+}
+
+type Delivery = { body: string; headers: Record<string, string> };
+function delivery(
+	event: string,
+	data: Record<string, unknown>,
+	id = `dlv_${Math.random().toString(16).slice(2)}`,
+	secret = SECRET,
+): Delivery {
+	const body = JSON.stringify({
+		event,
+		data,
+		webhook_id: 'wh_test',
+		timestamp: new Date().toISOString(),
+	});
+	return {
+		body,
+		headers: {
+			'Content-Type': 'application/json',
+			'X-Service-Event': event,
+			'X-Service-Delivery-ID': id,
+			'X-Service-Signature': hmac(secret, body),
+			'User-Agent': 'Service-Webhooks/1.0',
+		},
+	};
+}
+const post = async (host: WebhookHost, d: Delivery) => {
+	const res = await fetch(host.url, { method: 'POST', headers: d.headers, body: d.body });
+	return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+const message = (id = 'msg_1') => ({
+	message_id: id,
+	client_id: 'cl_ada',
+	bot_id: 'bot_shop',
+	text: 'hi',
+	channel: 'telegram',
+	timestamp: new Date().toISOString(),
+	metadata: { message_type: 'text', has_attachments: false },
+});
+
+describe('Messaging Bot Trigger: signatures', () => {
+	let host: WebhookHost;
+	beforeAll(async () => {
+		host = await new WebhookHost(triggerWorkflow(), {
+			messagingBotWebhookApi: { secret: SECRET, previousSecret: '' },
+		}).start();
+	});
+	afterAll(async () => host.stop());
+
+	it('starts one execution for a valid delivery, with the event data and delivery fields', async () => {
+		const d = delivery('message.received', message('msg_valid'), 'dlv_valid');
+		expect(await post(host, d)).toEqual({ status: 200, body: { message: 'Workflow was started' } });
+		await host.idle();
+		expect(host.executions).toHaveLength(1);
+		expect(host.executions[0].items[0]).toMatchObject({
+			message_id: 'msg_valid',
+			client_id: 'cl_ada',
+			text: 'hi',
+			event: 'message.received',
+			webhook_id: 'wh_test',
+			delivery_id: 'dlv_valid',
+			is_test: false,
+			signature_verified: true,
+		});
+	});
+
+	const forged: Array<[string, (d: Delivery) => Delivery]> = [
+		['a tampered body', (d) => ({ ...d, body: d.body.replace('"hi"', '"hI"') })],
+		[
+			'a wrong secret',
+			(d) => ({
+				...d,
+				headers: { ...d.headers, 'X-Service-Signature': hmac('not_the_secret', d.body) },
+			}),
+		],
+		[
+			'no signature header',
+			(d) => {
+				const headers = { ...d.headers };
+				delete (headers as Record<string, string>)['X-Service-Signature'];
+				return { ...d, headers };
+			},
+		],
+		[
+			'a wrong prefix',
+			(d) => ({
+				...d,
+				headers: {
+					...d.headers,
+					'X-Service-Signature': d.headers['X-Service-Signature'].replace('sha256=', 'sha1='),
+				},
+			}),
+		],
+		[
+			'a truncated signature',
+			(d) => ({
+				...d,
+				headers: {
+					...d.headers,
+					'X-Service-Signature': d.headers['X-Service-Signature'].slice(0, -2),
+				},
+			}),
+		],
+		[
+			'a non-hex signature',
+			(d) => ({
+				...d,
+				headers: { ...d.headers, 'X-Service-Signature': `sha256=${'z'.repeat(64)}` },
+			}),
+		],
+		[
+			'the bare digest',
+			(d) => ({
+				...d,
+				headers: { ...d.headers, 'X-Service-Signature': d.headers['X-Service-Signature'].slice(7) },
+			}),
+		],
+	];
+	it.each(forged)('answers %s with 401 and starts nothing', async (_name, forge) => {
+		const before = host.executions.length;
+		const r = await post(
+			host,
+			forge(delivery('message.received', message(`msg_${Math.random()}`))),
+		);
+		expect(r.status).toBe(401);
+		expect(String(r.body.message)).toMatch(/^Rejected: the request has/);
+		await host.idle();
+		expect(host.executions).toHaveLength(before);
+	});
+
+	it('accepts the previous secret while rotating, and the new one', async () => {
+		await host.stop();
+		host = await new WebhookHost(triggerWorkflow(), {
+			messagingBotWebhookApi: { secret: SECRET, previousSecret: OLD_SECRET },
+		}).start();
+		expect(
+			(await post(host, delivery('order.created', { client_id: 'cl_ada' }, undefined, OLD_SECRET)))
+				.status,
+		).toBe(200);
+		expect(
+			(await post(host, delivery('order.created', { client_id: 'cl_ada' }, undefined, SECRET)))
+				.status,
+		).toBe(200);
+		expect(
+			(
+				await post(
+					host,
+					delivery('order.created', { client_id: 'cl_ada' }, undefined, 'whsec_other'),
+				)
+			).status,
+		).toBe(401);
+		await host.idle();
+		expect(host.executions).toHaveLength(2);
+	});
+
+	it('answers a malformed envelope with 400 and starts nothing', async () => {
+		const cases = [
+			'{"event":"message.received"',
+			JSON.stringify({
+				event: 'nope.event',
+				data: {},
+				webhook_id: 'w',
+				timestamp: '2026-01-01T00:00:00Z',
+			}),
+			JSON.stringify({
+				event: 'message.received',
+				data: { text: 'x' },
+				webhook_id: 'w',
+				timestamp: '2026-01-01T00:00:00Z',
+			}),
+		];
+		const before = host.executions.length;
+		for (const body of cases) {
+			const r = await post(host, {
+				body,
+				headers: {
+					'Content-Type': 'application/json',
+					'X-Service-Delivery-ID': 'dlv_bad',
+					'X-Service-Signature': hmac(SECRET, body),
+				},
+			});
+			expect(r.status).toBe(400);
+		}
+		await host.idle();
+		expect(host.executions).toHaveLength(before);
+	});
+});
+
+describe('Messaging Bot Trigger: each event once', () => {
+	it('runs one execution for 100 copies of a delivery, 10 of them at once', async () => {
+		const host = await new WebhookHost(triggerWorkflow(), {
+			messagingBotWebhookApi: { secret: SECRET },
+		}).start();
+		const d = delivery('order.created', { client_id: 'cl_ada', order_id: 'ord_1' }, 'dlv_same');
+		const concurrent = await Promise.all(Array.from({ length: 10 }, () => post(host, d)));
+		const sequential = [];
+		for (let i = 0; i < 90; i++) sequential.push(await post(host, d));
+		const all = [...concurrent, ...sequential];
+		expect(all.every((r) => r.status === 200)).toBe(true);
+		expect(all.filter((r) => r.body.message === 'Workflow was started')).toHaveLength(1);
+		expect(all.filter((r) => r.body.reason === 'already received')).toHaveLength(99);
+		await host.stop();
+		expect(host.executions).toHaveLength(1);
+	});
+
+	it('drops a second delivery of the same message_id', async () => {
+		const host = await new WebhookHost(triggerWorkflow(), {
+			messagingBotWebhookApi: { secret: SECRET },
+		}).start();
+		await post(host, delivery('message.received', message('msg_twice'), 'dlv_a'));
+		await post(host, delivery('message.received', message('msg_twice'), 'dlv_b'));
+		await host.stop();
+		expect(host.executions).toHaveLength(1);
+	});
+
+	it('still drops a redelivery after n8n restarts', async () => {
+		const workflow = triggerWorkflow();
+		const first = await new WebhookHost(workflow, {
+			messagingBotWebhookApi: { secret: SECRET },
+		}).start();
+		const d = delivery('order.completed', { client_id: 'cl_ada' }, 'dlv_restart');
+		await post(first, d);
+		await first.stop();
+		await closeSharedSqliteStores(); // the process's connections go, the file stays
+		const second = await new WebhookHost(workflow, {
+			messagingBotWebhookApi: { secret: SECRET },
+		}).start();
+		expect((await post(second, d)).body.reason).toBe('already received');
+		await second.stop();
+		expect(first.executions.length + second.executions.length).toBe(1);
+	});
+});
+
+describe('Messaging Bot Trigger: filters, test events, no secret', () => {
+	it('acknowledges events it does not listen to without starting', async () => {
+		const host = await new WebhookHost(triggerWorkflow({ events: ['order.created'] }), {
+			messagingBotWebhookApi: { secret: SECRET },
+		}).start();
+		const r = await post(host, delivery('message.received', message('msg_filtered')));
+		expect(r).toEqual({
+			status: 200,
+			body: { received: true, started: false, reason: 'event not selected' },
+		});
+		expect((await post(host, delivery('order.created', { client_id: 'cl_ada' }))).status).toBe(200);
+		await host.stop();
+		expect(host.executions.map((e) => e.items[0].event)).toEqual(['order.created']);
+	});
+
+	it('recognises the test event: shown while listening, ignored in production unless asked', async () => {
+		const test = () => delivery('webhook.test', { subscription_id: 'wh_1', message: 'saved' });
+		const listening = await new WebhookHost(
+			triggerWorkflow(),
+			{ messagingBotWebhookApi: { secret: SECRET } },
+			'manual',
+		).start();
+		await post(listening, test());
+		await listening.stop();
+		expect(listening.executions[0].items[0]).toMatchObject({
+			event: 'webhook.test',
+			is_test: true,
+		});
+		const production = await new WebhookHost(triggerWorkflow(), {
+			messagingBotWebhookApi: { secret: SECRET },
+		}).start();
+		expect((await post(production, test())).body.reason).toBe('test event');
+		await production.stop();
+		expect(production.executions).toHaveLength(0);
+		const opted = await new WebhookHost(triggerWorkflow({ options: { passTestEvents: true } }), {
+			messagingBotWebhookApi: { secret: SECRET },
+		}).start();
+		await post(opted, test());
+		await opted.stop();
+		expect(opted.executions).toHaveLength(1);
+	});
+
+	it('accepts unsigned events when no secret is set, and says so on the item', async () => {
+		const host = await new WebhookHost(triggerWorkflow({}, false, false), {}).start();
+		const d = delivery('client.created', { client_id: 'cl_x' });
+		delete (d.headers as Record<string, string>)['X-Service-Signature'];
+		expect((await post(host, d)).status).toBe(200);
+		await host.stop();
+		expect(host.executions[0].items[0]).toMatchObject({ signature_verified: false });
+	});
+
+	it('adds headers and the raw body when asked', async () => {
+		const host = await new WebhookHost(
+			triggerWorkflow({ options: { includeHeaders: true, includeRawBody: true } }),
+			{ messagingBotWebhookApi: { secret: SECRET } },
+		).start();
+		const d = delivery('order.created', { client_id: 'cl_ada' });
+		await post(host, d);
+		await host.stop();
+		const item = host.executions[0].items[0];
+		expect(item.raw_body).toBe(d.body);
+		expect((item.headers as Record<string, string>)['x-service-delivery-id']).toBe(
+			d.headers['X-Service-Delivery-ID'],
+		);
+	});
+});
+
+describe('Messaging Bot Trigger with the emulator: order.created → tag the client', () => {
+	const emulator = useEmulator();
+
+	it('tags the client of a signed order.created delivery, once', async () => {
+		const e = emulator();
+		const host = await new WebhookHost(triggerWorkflow({ events: ['order.created'] }, true), {
+			messagingBotWebhookApi: { secret: SECRET },
+			messagingBotApi: { baseUrl: e.baseUrl, apiKey: e.apiKey, authHeader: 'bearer' },
+		}).start();
+		const saved = await admin<{ test_delivery: { state: string } }>(e, 'POST', '/subscriptions', {
+			url: host.url,
+			secret: SECRET,
+			events: ['order.created'],
+		});
+		expect(saved.body.data.test_delivery.state).toBe('delivered');
+		await admin(e, 'POST', '/events', {
+			event: 'order.created',
+			data: { client_id: 'cl_grace', order_id: 'ord_77', total: 20 },
+		});
+		await admin(e, 'POST', '/settle');
+		await host.idle();
+		const { body } = await admin<{ tags: string[] }>(e, 'GET', '/clients/cl_grace');
+		expect(body.data.tags).toContain('customer');
+		expect(host.executions).toHaveLength(1);
+		expect(host.executions[0].run.data.resultData.error).toBeUndefined();
+		await host.stop();
+	});
+});

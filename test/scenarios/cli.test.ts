@@ -1,0 +1,229 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test tooling: files and the CLI as a child process, never loaded by n8n */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { main } from '../../runtime/scenarios/cli';
+import { admin, useEmulator } from '../helpers/emulator';
+
+const root = path.resolve(__dirname, '../..');
+const examples = path.join(root, 'examples/scenarios');
+const dir = mkdtempSync(path.join(tmpdir(), 'mb-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, content: unknown): string {
+	const full = path.join(dir, name);
+	writeFileSync(full, typeof content === 'string' ? content : JSON.stringify(content));
+	return full;
+}
+
+async function run(args: string[], input: string[] = []) {
+	let out = '';
+	let err = '';
+	const code = await main(args, {
+		lines: (async function* () {
+			yield* input;
+		})(),
+		out: (t) => (out += t),
+		err: (t) => (err += t),
+		interactive: false,
+	});
+	return { code, out, err };
+}
+
+describe('messaging-bot-scenario CLI', () => {
+	it('validate: ok for the examples', async () => {
+		const names = ['order-status', 'lead-qualification', 'support'];
+		const result = await run(['validate', ...names.map((n) => path.join(examples, `${n}.json`))]);
+		expect(result).toEqual({
+			code: 0,
+			out: names
+				.map((n, i) => `ok ${path.join(examples, `${n}.json`)}: ${n} v1, ${[5, 4, 3][i]} states\n`)
+				.join(''),
+			err: '',
+		});
+	});
+
+	it('validate: every problem with its JSON path, exit code 1', async () => {
+		const broken = file('broken.json', {
+			id: 'shop',
+			version: 1,
+			start: 'menu',
+			states: {
+				menu: {
+					messages: ['Hi {{client.name}}'],
+					on: [{ match: { equals: 'ship' }, target: 'shiping' }],
+					capture: {
+						into: 'email',
+						check: 'email',
+						retry: 'Again',
+						retries: 0,
+						giveUp: { target: 'menu' },
+					},
+				},
+				shipping: {},
+			},
+		});
+		const result = await run(['validate', broken]);
+		expect(result.code).toBe(1);
+		expect(result.err).toBe(
+			[
+				`${broken}: 3 problems`,
+				'  states.menu.capture.retries: must be at least 1',
+				'  states.menu.messages[0]: {{client.name}}: the client has no field "name" (fields: id, first_name, last_name, email, phone, tags, custom_fields)',
+				'  states.menu.on[0].target: no state named "shiping" (did you mean "shipping"?) (states: menu, shipping)',
+				'',
+			].join('\n'),
+		);
+	});
+
+	it('validate: jumps between the files given together; a file that is not JSON', async () => {
+		const jumper = file('jumper.json', {
+			id: 'jumper',
+			version: 1,
+			start: 'a',
+			states: {
+				a: { on: [{ match: { any: true }, actions: [{ goto: { scenario: 'suport' } }] }] },
+			},
+		});
+		const result = await run([
+			'validate',
+			jumper,
+			path.join(examples, 'support.json'),
+			file('bad.json', '{ "id": '),
+		]);
+		expect(result.code).toBe(1);
+		expect(result.err).toContain(
+			'  states.a.on[0].actions[0].goto.scenario: no scenario "suport" is loaded (did you mean "support"?) (loaded: jumper, support)',
+		);
+		expect(result.err).toMatch(/bad\.json: 1 problem\n {2}\(document\): cannot be read as JSON: /);
+		expect(result.out).toContain('ok ');
+	});
+
+	it('diagram: a Mermaid state diagram', async () => {
+		const result = await run(['diagram', path.join(examples, 'support.json')]);
+		expect(result.code).toBe(0);
+		expect(result.out).toBe(
+			[
+				'stateDiagram-v2',
+				'  [*] --> welcome',
+				'  state "(any state)" as any_state',
+				'  any_state --> agent : keyword contains "human" / "agent"',
+				'  any_state --> welcome : keyword "restart"',
+				'  welcome --> suggest : problem = valid text',
+				'  welcome --> agent : invalid after 1 retry',
+				'  welcome --> welcome : after 10 min silence',
+				'  suggest --> [*] : "yes" / "y" / "it did" / "fixed"',
+				'  suggest --> agent : starts with "no"',
+				'  suggest --> [*] : after 30 min silence',
+				'  agent --> welcome : any message',
+				'',
+			].join('\n'),
+		);
+	});
+
+	it('chat: offline, with time passing and a handoff released', async () => {
+		const result = await run(
+			['chat', path.join(examples, 'support.json'), '--first-name', 'Lin'],
+			[
+				'hi',
+				'/wait 10',
+				'it is broken',
+				'no',
+				'hello?',
+				'/release',
+				'/state',
+				'ok',
+				'/quit',
+				'never read',
+			],
+		);
+		expect(result.code).toBe(0);
+		expect(result.out.split('\n')).toEqual([
+			'Chatting with "support" v1 as cl_local (offline). /quit to leave.',
+			'bot> Hi Lin, this is support. Describe the problem in one message, or type "human" to reach an agent.',
+			'     [10 min later]',
+			'bot> Are you still there? Tell me what went wrong and I will help.',
+			'bot> Thanks. About "it is broken": signing out and in again fixes most problems. Did that help? (yes/no)',
+			'bot> I am handing you to a support agent, who will reply here.',
+			'     [tags +support-escalated]',
+			'     [handed to a human: the bot is silent until /release]',
+			'     [a human has this conversation; /release to give it back]',
+			'     [the bot has the conversation again]',
+			'     {"scenario":"support","state":"agent","vars":{"problem":"it is broken"},"tags":["support-escalated"],"handedOff":false,"timer":null}',
+			'     [tags -support-escalated]',
+			'bot> Hi Lin, this is support. Describe the problem in one message, or type "human" to reach an agent.',
+			'',
+		]);
+	});
+
+	it('usage errors exit with 2', async () => {
+		expect((await run([])).code).toBe(2);
+		expect((await run(['frobnicate', 'x.json'])).err).toContain('Unknown command "frobnicate"');
+		expect((await run(['validate'])).err).toContain('validate needs a scenario file');
+		expect(
+			(await run(['chat', path.join(examples, 'support.json'), '--base-url', 'http://x/v1'])).err,
+		).toBe('--base-url needs --api-key and --bot as well\n');
+	});
+
+	it('runs as a program: exit code and output', () => {
+		const tsx = path.join(root, 'node_modules/.bin/tsx');
+		const ok = spawnSync(
+			tsx,
+			['runtime/scenarios/cli.ts', 'validate', 'examples/scenarios/order-status.json'],
+			{
+				cwd: root,
+				encoding: 'utf8',
+			},
+		);
+		expect([ok.status, ok.stdout]).toEqual([
+			0,
+			'ok examples/scenarios/order-status.json: order-status v1, 5 states\n',
+		]);
+		const chat = spawnSync(
+			tsx,
+			['runtime/scenarios/cli.ts', 'chat', 'examples/scenarios/order-status.json'],
+			{
+				cwd: root,
+				encoding: 'utf8',
+				input: 'hello\norder\n',
+			},
+		);
+		expect(chat.status).toBe(0);
+		expect(chat.stdout).toContain('bot> What email address did you use for the order?');
+	});
+
+	describe('chat against the emulator', () => {
+		const emulator = useEmulator();
+
+		it('sends the replies through the service', async () => {
+			const e = emulator();
+			const result = await run(
+				[
+					'chat',
+					path.join(examples, 'order-status.json'),
+					'--base-url',
+					e.baseUrl,
+					'--api-key',
+					e.apiKey,
+					'--bot',
+					'bot_shop',
+					'--client',
+					'cl_grace',
+				],
+				['hi', 'track my order'],
+			);
+			expect(result.out).toContain(`through ${e.baseUrl} (bot bot_shop)`);
+			const { body } = await admin<Array<{ text: string }>>(
+				e,
+				'GET',
+				'/sent-messages?client_id=cl_grace',
+			);
+			expect(body.data.map((m) => m.text)).toEqual([
+				'Hi Grace! I can tell you where your order is. Type "order" to start.',
+				'What email address did you use for the order?',
+			]);
+		});
+	});
+});

@@ -1,0 +1,79 @@
+import { compileScenario, ScenarioEngine, type MessageReceived } from '../../runtime/scenarios';
+import { MemoryStore } from '../../runtime/stores';
+import { clientFor, realClock } from '../helpers/client';
+import { admin, useEmulator } from '../helpers/emulator';
+import { example } from './harness';
+
+type Sent = { message_id: string; client_id: string; bot_id: string; text: string };
+type Logged = { method: string; path: string; status: number };
+
+// The engine against the service's twin over HTTP: replies through POST /bots/{id}/messages,
+// tags through PUT /clients/{id}/tags, the profile from GET /clients/{id}.
+describe('scenario engine against the emulator', () => {
+	const emulator = useEmulator({ rateLimit: 100_000 });
+	let client: ReturnType<typeof clientFor>;
+	let engine: ScenarioEngine;
+	beforeAll(() => {
+		client = clientFor(emulator(), { rateLimit: { limit: 100_000, windowMs: 60_000 } });
+	});
+	beforeEach(async () => {
+		await admin(emulator(), 'POST', '/reset');
+		engine = new ScenarioEngine({
+			scenarios: [compileScenario(example('order-status'))],
+			store: new MemoryStore(),
+			api: client,
+			clock: realClock,
+		});
+	});
+	afterAll(async () => client.close());
+
+	/** The client writes through the emulator, which gives the message its id and channel. */
+	async function write(text: string): Promise<MessageReceived> {
+		const { body } = await admin<{ message: MessageReceived }>(emulator(), 'POST', '/inbound', {
+			bot_id: 'bot_shop',
+			client_id: 'cl_ada',
+			text,
+		});
+		return body.data.message;
+	}
+
+	const sent = async () =>
+		(await admin<Sent[]>(emulator(), 'GET', '/sent-messages?client_id=cl_ada')).body.data.map(
+			(m) => m.text,
+		);
+
+	it('sends the replies in order, and the tags', async () => {
+		for (const text of ['hi', 'where is my order', 'ada@example.com', '1001', 'human']) {
+			const result = await engine.handle(await write(text));
+			expect(result.problems).toEqual([]);
+		}
+		expect(await sent()).toEqual([
+			'Hi Ada! I can tell you where your order is. Type "order" to start.',
+			'What email address did you use for the order?',
+			'Thanks! And the order number? It is in the confirmation we sent to ada@example.com.',
+			'Order 1001 has shipped. Tracking details are on their way to ada@example.com.',
+			'Anything else? Type "order" for another order, or "no" to finish.',
+			'I am passing you to a colleague, who will answer here shortly.',
+		]);
+		const ada = await client.getClient('cl_ada');
+		expect(ada.tags).toEqual(['customer', 'vip', 'needs-human']);
+	});
+
+	it('does not re-send a reply whose outcome the service left unknown (a 500)', async () => {
+		await engine.handle(await write('hi'));
+		await admin(emulator(), 'POST', '/faults', { path: '/v1/bots/bot_shop/messages', count: 1 });
+		const event = await write('order');
+		const result = await engine.handle(event);
+		expect(result.problems.map((p) => [p.text, p.status])).toEqual([
+			['What email address did you use for the order?', 'unknown'],
+		]);
+		expect((await engine.handle(event)).status).toBe('duplicate');
+		const posts = (await admin<Logged[]>(emulator(), 'GET', '/requests')).body.data.filter(
+			(r) => r.method === 'POST' && r.path === '/v1/bots/bot_shop/messages',
+		);
+		expect(posts.map((r) => r.status)).toEqual([200, 500]);
+		expect(await sent()).toEqual([
+			'Hi Ada! I can tell you where your order is. Type "order" to start.',
+		]);
+	});
+});
