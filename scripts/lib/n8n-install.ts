@@ -47,14 +47,18 @@ export function ensureN8n(
 			2,
 		),
 	);
-	// Native modules must be built for the Node that runs n8n (this one), not the machine's.
-	const nodeHome = path.dirname(path.dirname(process.execPath));
+	// sqlite3 is built for the Node that runs n8n (this one) against Node-API, which any Node's
+	// headers provide: this Node's if it ships them, else the machine's. node-gyp's own fallback
+	// downloads headers from nodejs.org, which a closed network refuses.
 	const env: NodeJS.ProcessEnv = {
 		...process.env,
 		npm_config_yes: 'true',
 		PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
 	};
-	if (existsSync(path.join(nodeHome, 'include/node/node.h'))) env.npm_config_nodedir = nodeHome;
+	const headers = [path.dirname(path.dirname(process.execPath)), '/usr/local', '/usr'].find((d) =>
+		existsSync(path.join(d, 'include/node/node_api.h')),
+	);
+	if (headers && !process.env.npm_config_nodedir) env.npm_config_nodedir = headers;
 	const npm = (args: string[]) =>
 		execFileSync('npm', args, { cwd: staging, stdio: ['ignore', 'ignore', 'inherit'], env });
 	log(`Installing n8n ${N8N_VERSION} into ${dir} (once; about 6 minutes)…`);
