@@ -13,6 +13,8 @@ import { fmt, percentile, table } from './lib';
  * Acknowledgement latency and deliveries per second: the Messaging Bot Trigger (signature check,
  * parsing, durable dedupe) against n8n's own Webhook node answering on receipt, both in one real
  * n8n, 20 concurrent callers, alternating rounds so neither gets the warmer instance.
+ * n8n 2.x takes an expression isolate for every webhook whose start node is not its own Webhook
+ * node; `N8N_EXPRESSION_ENGINE=legacy npm run bench:trigger-ack` measures without that cost.
  */
 const PER_ROUND = Number(process.env.BENCH_DELIVERIES ?? 100);
 const CONCURRENCY = 20;
@@ -180,7 +182,7 @@ async function main(): Promise<void> {
 			'deliveries/s': s.perSecond.toFixed(1),
 		});
 		process.stdout.write(
-			`Acknowledgement in a real n8n, ${CONCURRENCY} concurrent callers, ${ROUNDS} rounds of ${PER_ROUND}\n`,
+			`Acknowledgement in a real n8n, ${CONCURRENCY} concurrent callers, ${ROUNDS} rounds of ${PER_ROUND}, expression engine ${process.env.N8N_EXPRESSION_ENGINE ?? 'vm (n8n default)'}\n`,
 		);
 		process.stdout.write(
 			`${table([row('Messaging Bot Trigger', t), row('Messaging Bot Trigger, no secret', u), row('n8n Webhook node', w)])}\n`,

@@ -149,9 +149,10 @@ export async function startN8n(o: N8nOptions, timeoutMs = 180_000): Promise<Runn
 		process.off('exit', killOnExit);
 		if (child.exitCode === null && child.signalCode === null) {
 			signalGroup('SIGTERM');
+			// The grace timer is unref'd: once n8n is gone it must not keep the caller alive.
 			const stopped = await Promise.race([
 				exited.then(() => true),
-				sleep(20_000).then(() => false),
+				sleep(20_000, false, { ref: false }),
 			]);
 			if (!stopped) signalGroup('SIGKILL');
 		}
