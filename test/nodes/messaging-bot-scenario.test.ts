@@ -242,6 +242,45 @@ describe('Messaging Bot Scenario node', () => {
 		expect(await sent('cl_alan')).toEqual(['What is your name?', 'Still there?']);
 	});
 
+	it('sends a timer that hands the client to a person to "Needs a Human"', async () => {
+		const statePath = stateFile();
+		const scenario = JSON.stringify({
+			id: 'escalate',
+			version: 1,
+			start: 'ask',
+			states: {
+				ask: {
+					messages: ['What is the problem?'],
+					after: { minutes: 0.01, target: 'human' },
+					on: [{ match: { any: true }, target: 'ask' }],
+				},
+				human: { messages: ['A colleague will answer.'], actions: [{ handoff: true }] },
+			},
+		});
+		await runWorkflow(
+			itemsWorkflow(
+				[{ message_id: 'e1', client_id: 'cl_grace', bot_id: 'bot_shop', text: 'hello' }],
+				{ operation: 'handleMessage', scenario, options: { statePath } },
+			),
+			credentials(),
+		);
+		await sleep(900);
+		const fired = await runWorkflow(
+			itemsWorkflow([{}], { operation: 'fireTimers', scenario, options: { statePath } }),
+			credentials(),
+		);
+		const outputs = fired.data.resultData.runData.Scenario[0].data?.main;
+		expect(outputs?.[0]).toEqual([]);
+		expect(outputs?.[1]?.map((i) => i.json)).toEqual([
+			expect.objectContaining({
+				client_id: 'cl_grace',
+				state: 'human',
+				handed_off: true,
+				sent: ['A colleague will answer.'],
+			}),
+		]);
+	});
+
 	it('releases a handed-off client to the bot', async () => {
 		const statePath = stateFile();
 		const feed = (id: string, text: string) =>

@@ -4,7 +4,8 @@ import type { ScenarioEngine } from '../../../runtime/scenarios';
 
 /**
  * Fires the silence timers that are due ("after N minutes of silence…"). Run it from a Schedule
- * Trigger every minute; several runs at once are safe. One item per timer fired.
+ * Trigger every minute; several runs at once are safe. One item per timer fired; a timer that
+ * hands the client to a person (its target does) goes to "Needs a Human", as a message would.
  */
 export async function fireTimers(
 	this: IExecuteFunctions,
@@ -29,5 +30,6 @@ export async function fireTimers(
 		} as IDataObject,
 		pairedItem: { item: 0 },
 	}));
-	return [items, []];
+	// No timer runs while a person has the client, so a handed-off result was handed off just now.
+	return [items.filter((i) => !i.json.handed_off), items.filter((i) => i.json.handed_off)];
 }
