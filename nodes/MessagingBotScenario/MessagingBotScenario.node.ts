@@ -10,6 +10,7 @@ import { conversationOperation } from './actions/conversation.operation';
 import { engineFor } from './actions/engine';
 import { fireTimers } from './actions/fireTimers.operation';
 import { handleMessages } from './actions/handleMessage.operation';
+import { messagingBotRedisPing, stateStoreProperty } from '../shared/stateStore';
 
 /** The order-status example: a starting point users can edit in place. */
 const EXAMPLE_SCENARIO =
@@ -30,7 +31,15 @@ export class MessagingBotScenario implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
 		outputNames: ['Handled', 'Needs a Human'],
-		credentials: [{ name: 'messagingBotApi', required: true }],
+		credentials: [
+			{ name: 'messagingBotApi', required: true },
+			{
+				name: 'messagingBotRedisApi',
+				required: true,
+				testedBy: 'messagingBotRedisPing',
+				displayOptions: { show: { stateStore: ['redis'] } },
+			},
+		],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -93,6 +102,7 @@ export class MessagingBotScenario implements INodeType {
 				required: true,
 				displayOptions: { show: { operation: ['release', 'getConversation'] } },
 			},
+			stateStoreProperty('conversations and timers'),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -115,12 +125,14 @@ export class MessagingBotScenario implements INodeType {
 						default: '',
 						placeholder: '~/.n8n/messaging-bot/state.sqlite',
 						description:
-							"Where conversations and timers are kept. Leave empty for the default beside n8n's database.",
+							"With the SQLite store: the file where conversations and timers are kept. Leave empty for the default beside n8n's database.",
 					},
 				],
 			},
 		],
 	};
+
+	methods = { credentialTest: { messagingBotRedisPing } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const engine = await engineFor(this);

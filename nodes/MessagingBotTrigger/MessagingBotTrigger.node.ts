@@ -11,7 +11,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { sharedSqliteStore } from '../../runtime/stores/sqlite';
+import type { RedisCredential } from '../../runtime/stores/redis';
 import {
 	Deduplicator,
 	EVENT_TYPES,
@@ -19,6 +19,7 @@ import {
 	TEST_EVENT,
 	verifySignature,
 } from '../../runtime/webhooks';
+import { messagingBotRedisPing, openStateStore, stateStoreProperty } from '../shared/stateStore';
 
 const eventOptions = EVENT_TYPES.map((value) => ({
 	name: value.replace(/\./g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()),
@@ -41,6 +42,12 @@ export class MessagingBotTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{ name: 'messagingBotWebhookApi', required: false, testedBy: 'messagingBotWebhookSecret' },
+			{
+				name: 'messagingBotRedisApi',
+				required: true,
+				testedBy: 'messagingBotRedisPing',
+				displayOptions: { show: { stateStore: ['redis'] } },
+			},
 		],
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'messaging-bot' },
@@ -62,6 +69,7 @@ export class MessagingBotTrigger implements INodeType {
 				description: 'The events that start the workflow; others are acknowledged and ignored',
 				options: [{ name: 'All Events', value: '*' }, ...eventOptions],
 			},
+			stateStoreProperty('the delivery IDs already seen (48 hours)'),
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -98,7 +106,7 @@ export class MessagingBotTrigger implements INodeType {
 						default: '',
 						placeholder: '~/.n8n/messaging-bot/state.sqlite',
 						description:
-							"Where delivery IDs already seen are kept (48 hours). Leave empty for the default beside n8n's database.",
+							"With the SQLite store: the file where delivery IDs already seen are kept. Leave empty for the default beside n8n's database.",
 					},
 				],
 			},
@@ -107,6 +115,7 @@ export class MessagingBotTrigger implements INodeType {
 
 	methods = {
 		credentialTest: {
+			messagingBotRedisPing,
 			async messagingBotWebhookSecret(
 				this: ICredentialTestFunctions,
 				credential: ICredentialsDecrypted,
@@ -218,7 +227,11 @@ export class MessagingBotTrigger implements INodeType {
 
 		// In the editor, every event shows; only production deliveries are deduplicated.
 		if (!listening) {
-			const store = sharedSqliteStore(String(options.statePath ?? '').trim() || undefined);
+			const store = await openStateStore(
+				this.getNodeParameter('stateStore', 'sqlite') as string,
+				String(options.statePath ?? ''),
+				async () => await this.getCredentials<RedisCredential>('messagingBotRedisApi'),
+			);
 			const messageId =
 				envelope.event === 'message.received' ? String(envelope.data.message_id) : undefined;
 			const first = await new Deduplicator(store, this.getWorkflow().id ?? 'workflow').firstSeen(

@@ -7,8 +7,9 @@ import {
 	formatIssue,
 	type CompiledScenario,
 } from '../../../runtime/scenarios';
-import { sharedSqliteStore } from '../../../runtime/stores/sqlite';
+import type { RedisCredential } from '../../../runtime/stores/redis';
 import { clientFor, n8nClock } from '../../MessagingBot/transport';
+import { openStateStore } from '../../shared/stateStore';
 
 /** The scenario JSON of the node: text from the JSON editor, or an object from an expression. */
 function scenarioDocument(ctx: IExecuteFunctions, name: string, fallback: unknown): unknown {
@@ -57,10 +58,14 @@ export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine>
 	const extra = (Array.isArray(others) ? others : [others]).map((doc, i) =>
 		compile(ctx, doc, `Other scenario ${i + 1}`),
 	);
-	const statePath = String(ctx.getNodeParameter('options.statePath', 0, '') ?? '').trim();
+	const store = await openStateStore(
+		ctx.getNodeParameter('stateStore', 0, 'sqlite') as string,
+		String(ctx.getNodeParameter('options.statePath', 0, '') ?? ''),
+		async () => await ctx.getCredentials<RedisCredential>('messagingBotRedisApi'),
+	);
 	return new ScenarioEngine({
 		scenarios: [main, ...extra],
-		store: sharedSqliteStore(statePath || undefined),
+		store,
 		api: await clientFor(ctx),
 		clock: n8nClock,
 		scope: ctx.getWorkflow().id ?? 'workflow',

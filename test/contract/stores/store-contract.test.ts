@@ -1,9 +1,12 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling: temporary files, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: temporary files, never loaded by n8n */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { Redis } from 'ioredis';
+
 import { MemoryStore, type StateStore } from '../../../runtime/stores';
+import { RedisStore } from '../../../runtime/stores/redis';
 import { SqliteStore } from '../../../runtime/stores/sqlite';
 
 type Backend = {
@@ -13,9 +16,19 @@ type Backend = {
 };
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-stores-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let fileNo = 0;
 let lastFile = '';
+// The machine's Redis (the one n8n queue mode would use); each test gets its own key prefix.
+const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
+const redisRun = `mb-contract-${process.pid}-${Date.now()}`;
+let lastPrefix = '';
+afterAll(async () => {
+	rmSync(dir, { recursive: true, force: true });
+	const redis = new Redis(REDIS_URL);
+	const keys = await redis.keys(`${redisRun}*`);
+	if (keys.length > 0) await redis.del(...keys);
+	await redis.quit();
+});
 
 const backends: Backend[] = [
 	{ name: 'memory', open: (now) => new MemoryStore(now) },
@@ -23,6 +36,11 @@ const backends: Backend[] = [
 		name: 'sqlite',
 		open: (now) => new SqliteStore((lastFile = path.join(dir, `s${++fileNo}.sqlite`)), now),
 		reopen: (now) => new SqliteStore(lastFile, now),
+	},
+	{
+		name: 'redis',
+		open: (now) => new RedisStore(REDIS_URL, (lastPrefix = `${redisRun}-${++fileNo}`), now),
+		reopen: (now) => new RedisStore(REDIS_URL, lastPrefix, now),
 	},
 ];
 
@@ -116,7 +134,7 @@ describe.each(backends)('state store contract: $name', (backend) => {
 			expect(await store.due('t', 10, 10)).toEqual(['k']);
 		});
 
-		it('is atomic across two connections to one file', async () => {
+		it('is atomic across two connections to one store', async () => {
 			const second = reopen(now);
 			const ids = Array.from({ length: 200 }, (_, i) => `id${i}`);
 			const results = await Promise.all(
