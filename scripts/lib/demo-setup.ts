@@ -40,6 +40,7 @@ export function prepareN8n(
 	api: { baseUrl: string; apiKey: string },
 	webhookSecret: string,
 	workflows: Workflow[] = exampleWorkflows(),
+	extraCredentials: Array<{ id: string; name: string; type: string; data: object }> = [],
 ): void {
 	installPackage(o.userFolder, packPackage(path.join(o.userFolder, 'pack')));
 	const credentials = [
@@ -63,7 +64,7 @@ export function prepareN8n(
 		},
 	];
 	const credentialsFile = path.join(o.userFolder, 'credentials.json');
-	writeFileSync(credentialsFile, JSON.stringify(credentials));
+	writeFileSync(credentialsFile, JSON.stringify([...credentials, ...extraCredentials]));
 	n8nCli(o, ['import:credentials', `--input=${credentialsFile}`]);
 	const workflowsFile = path.join(o.userFolder, 'workflows.json');
 	writeFileSync(workflowsFile, JSON.stringify(workflows));

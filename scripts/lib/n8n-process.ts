@@ -123,9 +123,13 @@ export type RunningN8n = {
 };
 
 /** Starts n8n and resolves once /healthz answers 200. */
-export async function startN8n(o: N8nOptions, timeoutMs = 180_000): Promise<RunningN8n> {
+export async function startN8n(
+	o: N8nOptions,
+	timeoutMs = 180_000,
+	command: 'start' | 'worker' = 'start',
+): Promise<RunningN8n> {
 	// Its own process group, so stop() reaches the task runners n8n starts as well.
-	const child = spawn(node24(), [ensureN8n(), 'start'], {
+	const child = spawn(node24(), [ensureN8n(), command], {
 		env: n8nEnv(o),
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
