@@ -21,6 +21,7 @@ import {
 } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
+import { clientOf, until } from './conversation';
 
 jest.setTimeout(300_000);
 
@@ -39,20 +40,6 @@ function executions(
 	} finally {
 		db.close();
 	}
-}
-
-async function until<T>(
-	probe: () => T | Promise<T>,
-	ok: (v: T) => boolean,
-	timeoutMs = 30_000,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let value = await probe();
-	while (!ok(value) && Date.now() < deadline) {
-		await new Promise((r) => setTimeout(r, 250));
-		value = await probe();
-	}
-	return value;
 }
 
 // A real n8n 2.x with the packed package installed as a community package, the example
@@ -203,17 +190,7 @@ describe('in a real n8n', () => {
 	});
 
 	describe('bot: message.received → Trigger → Scenario', () => {
-		const sent = async () =>
-			(
-				await admin<Array<{ text: string }>>(emulator, 'GET', '/sent-messages?client_id=cl_ada')
-			).body.data.map((m) => m.text);
-		/** The client writes; waits until the bot has sent `replies` more messages. */
-		async function write(text: string, replies: number): Promise<string[]> {
-			const before = (await sent()).length;
-			await admin(emulator, 'POST', '/inbound', { bot_id: 'bot_shop', client_id: 'cl_ada', text });
-			const all = await until(sent, (s) => s.length >= before + replies);
-			return all.slice(before);
-		}
+		const { sent, write } = clientOf(() => emulator, 'bot_shop', 'cl_ada');
 
 		it('holds an order-status conversation, every reply in the emulator, in order', async () => {
 			expect(await write('hi', 1)).toEqual([

@@ -21,6 +21,7 @@ import {
 } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
+import { clientOf } from './conversation';
 
 jest.setTimeout(300_000);
 
@@ -134,22 +135,7 @@ describe('in a real n8n in queue mode (main + 2 workers, PostgreSQL, Redis)', ()
 		rmSync(userFolder, { recursive: true, force: true });
 	});
 
-	const sent = async () =>
-		(
-			await admin<Array<{ text: string }>>(emulator, 'GET', '/sent-messages?client_id=cl_grace')
-		).body.data.map((m) => m.text);
-
-	async function write(text: string, replies: number): Promise<string[]> {
-		const before = (await sent()).length;
-		await admin(emulator, 'POST', '/inbound', { bot_id: 'bot_shop', client_id: 'cl_grace', text });
-		const deadline = Date.now() + 60_000;
-		let all = await sent();
-		while (all.length < before + replies && Date.now() < deadline) {
-			await new Promise((r) => setTimeout(r, 250));
-			all = await sent();
-		}
-		return all.slice(before);
-	}
+	const { sent, write } = clientOf(() => emulator, 'bot_shop', 'cl_grace');
 
 	it('holds a whole conversation across the workers, every reply once and in order', async () => {
 		expect(await write('hi', 1)).toEqual([
