@@ -37,8 +37,16 @@ type Scripted = Redis & {
 	mbRemove(record: string, dues: string, expected: number, key: string): Promise<number>;
 };
 
+/** The shared store could not be used; the message names it and what to check. */
+export class StateStoreError extends Error {
+	override name = 'StateStoreError';
+}
+
 export class RedisStore implements StateStore {
 	private readonly redis: Scripted;
+
+	/** host:port, for errors a user can act on (never the password). */
+	readonly where: string;
 
 	constructor(
 		connection: RedisOptions | string,
@@ -56,6 +64,21 @@ export class RedisStore implements StateStore {
 		// Errors surface on the commands that fail; an unhandled 'error' event would crash n8n.
 		redis.on('error', () => undefined);
 		this.redis = redis;
+		this.where = `${redis.options.host ?? 'localhost'}:${redis.options.port ?? 6379}`;
+	}
+
+	/** Runs one command; a failure says which Redis and what it answered. */
+	private async run<T>(command: () => Promise<T>): Promise<T> {
+		let failure: Error;
+		try {
+			return await command();
+		} catch (error) {
+			failure = error as Error;
+		}
+		throw new StateStoreError(
+			`The Redis state store at ${this.where} failed: ${failure.message}. Check the Messaging Bot Redis State Store credential and that Redis is running.`,
+			{ cause: failure },
+		);
 	}
 
 	/** Keys hash-tagged by namespace, so one namespace stays in one slot of a cluster. */
@@ -66,18 +89,20 @@ export class RedisStore implements StateStore {
 	async claim(namespace: string, id: string, ttlMs: number): Promise<boolean> {
 		const now = this.now();
 		const ttl = Math.max(1, Math.ceil(ttlMs));
-		return (await this.redis.mbClaim(this.key('claim', namespace, id), now, now + ttl, ttl)) === 1;
+		return (
+			(await this.run(() =>
+				this.redis.mbClaim(this.key('claim', namespace, id), now, now + ttl, ttl),
+			)) === 1
+		);
 	}
 
 	async release(namespace: string, id: string): Promise<void> {
-		await this.redis.del(this.key('claim', namespace, id));
+		await this.run(() => this.redis.del(this.key('claim', namespace, id)));
 	}
 
 	async read(namespace: string, key: string): Promise<Versioned | undefined> {
-		const [value, version] = await this.redis.hmget(
-			this.key('record', namespace, key),
-			'value',
-			'version',
+		const [value, version] = await this.run(() =>
+			this.redis.hmget(this.key('record', namespace, key), 'value', 'version'),
 		);
 		return value === null || version === null ? undefined : { value, version: Number(version) };
 	}
@@ -88,38 +113,33 @@ export class RedisStore implements StateStore {
 		value: string,
 		expectedVersion: number,
 	): Promise<number | null> {
-		const version = await this.redis.mbWrite(
-			this.key('record', namespace, key),
-			value,
-			expectedVersion,
+		const version = await this.run(() =>
+			this.redis.mbWrite(this.key('record', namespace, key), value, expectedVersion),
 		);
 		return version < 0 ? null : version;
 	}
 
 	async remove(namespace: string, key: string, expectedVersion: number): Promise<boolean> {
-		const removed = await this.redis.mbRemove(
-			this.key('record', namespace, key),
-			this.key('due', namespace),
-			expectedVersion,
-			key,
+		const removed = await this.run(() =>
+			this.redis.mbRemove(
+				this.key('record', namespace, key),
+				this.key('due', namespace),
+				expectedVersion,
+				key,
+			),
 		);
 		return removed === 1;
 	}
 
 	async setDue(namespace: string, key: string, dueAt: number | null): Promise<void> {
-		if (dueAt === null) await this.redis.zrem(this.key('due', namespace), key);
-		else await this.redis.zadd(this.key('due', namespace), dueAt, key);
+		if (dueAt === null) await this.run(() => this.redis.zrem(this.key('due', namespace), key));
+		else await this.run(() => this.redis.zadd(this.key('due', namespace), dueAt, key));
 	}
 
 	async due(namespace: string, now: number, limit: number): Promise<string[]> {
 		// Sorted by due time, then by key for equal times (Redis orders equal scores by member).
-		return await this.redis.zrangebyscore(
-			this.key('due', namespace),
-			'-inf',
-			now,
-			'LIMIT',
-			0,
-			limit,
+		return await this.run(() =>
+			this.redis.zrangebyscore(this.key('due', namespace), '-inf', now, 'LIMIT', 0, limit),
 		);
 	}
 

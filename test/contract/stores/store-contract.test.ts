@@ -151,3 +151,15 @@ describe.each(backends)('state store contract: $name', (backend) => {
 		});
 	}
 });
+
+describe('Redis store errors', () => {
+	it('names the Redis it could not reach, never its password', async () => {
+		const store = new RedisStore({ host: '127.0.0.1', port: 1, password: 'hunter2-secret' });
+		const failure = store.claim('d', 'x', 1000);
+		await expect(failure).rejects.toThrow(
+			/^The Redis state store at 127\.0\.0\.1:1 failed: .+Check the Messaging Bot Redis State Store credential/,
+		);
+		await expect(failure).rejects.not.toThrow(/hunter2/);
+		await store.close();
+	});
+});
