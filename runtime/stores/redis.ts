@@ -198,13 +198,15 @@ export async function pingRedis(c: RedisCredential): Promise<string | null> {
 		maxRetriesPerRequest: 0,
 		retryStrategy: () => null,
 	});
-	redis.on('error', () => undefined);
+	// The socket's own error (refused, unknown host, TLS) says more than the rejected connect.
+	let socketError: Error | undefined;
+	redis.on('error', (error: Error) => (socketError ??= error));
 	try {
 		await redis.connect();
 		await redis.ping();
 		return null;
 	} catch (error) {
-		return (error as Error).message;
+		return (socketError ?? (error as Error)).message;
 	} finally {
 		redis.disconnect();
 	}

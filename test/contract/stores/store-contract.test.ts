@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 
 import { MemoryStore, type StateStore } from '../../../runtime/stores';
-import { RedisStore } from '../../../runtime/stores/redis';
+import { pingRedis, RedisStore } from '../../../runtime/stores/redis';
 import { SqliteStore } from '../../../runtime/stores/sqlite';
 
 type Backend = {
@@ -161,5 +161,10 @@ describe('Redis store errors', () => {
 		);
 		await expect(failure).rejects.not.toThrow(/hunter2/);
 		await store.close();
+	});
+
+	it('the credential test: PING answered, or the reason it was not', async () => {
+		expect(await pingRedis({ host: '127.0.0.1', port: 6379, database: 0 })).toBeNull();
+		expect(await pingRedis({ host: '127.0.0.1', port: 1 })).toMatch(/ECONNREFUSED/);
 	});
 });
