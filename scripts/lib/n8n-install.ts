@@ -61,7 +61,7 @@ export function ensureN8n(
 	if (headers && !process.env.npm_config_nodedir) env.npm_config_nodedir = headers;
 	const npm = (args: string[]) =>
 		execFileSync('npm', args, { cwd: staging, stdio: ['ignore', 'ignore', 'inherit'], env });
-	log(`Installing n8n ${N8N_VERSION} into ${dir} (once; about 6 minutes)…`);
+	log(`Installing n8n ${N8N_VERSION} into ${dir} (once; 3 to 4 minutes)…`);
 	const started = Date.now();
 	npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error']);
 	log('Building sqlite3 for n8n…');
