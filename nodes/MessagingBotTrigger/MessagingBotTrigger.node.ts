@@ -11,7 +11,6 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import type { RedisCredential } from '../../runtime/stores/redis';
 import {
 	Deduplicator,
 	EVENT_TYPES,
@@ -230,7 +229,7 @@ export class MessagingBotTrigger implements INodeType {
 			const store = await openStateStore(
 				this.getNodeParameter('stateStore', 'sqlite') as string,
 				String(options.statePath ?? ''),
-				async () => await this.getCredentials<RedisCredential>('messagingBotRedisApi'),
+				async (type) => await this.getCredentials(type),
 			);
 			const messageId =
 				envelope.event === 'message.received' ? String(envelope.data.message_id) : undefined;

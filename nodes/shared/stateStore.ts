@@ -34,13 +34,17 @@ export function stateStoreProperty(what: string): INodeProperties {
 	};
 }
 
-/** The store the node's parameters chose: one shared connection per file or Redis per process. */
+/**
+ * The store the node's parameters chose: one shared connection per file or Redis per process.
+ * `getCredentials` is the node context's; the Redis credential is read only when it is needed.
+ */
 export async function openStateStore(
 	kind: string,
 	statePath: string,
-	redis: () => Promise<RedisCredential>,
+	getCredentials: (type: string) => Promise<object>,
 ): Promise<StateStore> {
-	if (kind === 'redis') return sharedRedisStore(await redis());
+	if (kind === 'redis')
+		return sharedRedisStore((await getCredentials('messagingBotRedisApi')) as RedisCredential);
 	return sharedSqliteStore(statePath.trim() || undefined);
 }
 

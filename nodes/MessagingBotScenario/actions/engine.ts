@@ -7,7 +7,6 @@ import {
 	formatIssue,
 	type CompiledScenario,
 } from '../../../runtime/scenarios';
-import type { RedisCredential } from '../../../runtime/stores/redis';
 import { clientFor, n8nClock } from '../../MessagingBot/transport';
 import { openStateStore } from '../../shared/stateStore';
 
@@ -61,7 +60,7 @@ export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine>
 	const store = await openStateStore(
 		ctx.getNodeParameter('stateStore', 0, 'sqlite') as string,
 		String(ctx.getNodeParameter('options.statePath', 0, '') ?? ''),
-		async () => await ctx.getCredentials<RedisCredential>('messagingBotRedisApi'),
+		async (type) => await ctx.getCredentials(type),
 	);
 	return new ScenarioEngine({
 		scenarios: [main, ...extra],
