@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: polls with timers, never loaded by n8n */
 import type { RunningEmulator } from '../emulator';
-import { admin } from '../helpers/emulator';
+import { admin, sentTexts } from '../helpers/emulator';
 
 /** Probes until `ok` holds or the time is up; returns the last value either way. */
 export async function until<T>(
@@ -19,14 +19,7 @@ export async function until<T>(
 
 /** A client of the emulator writing to a bot that n8n answers asynchronously. */
 export function clientOf(emulator: () => RunningEmulator, botId: string, clientId: string) {
-	const sent = async () =>
-		(
-			await admin<Array<{ text: string }>>(
-				emulator(),
-				'GET',
-				`/sent-messages?client_id=${clientId}`,
-			)
-		).body.data.map((m) => m.text);
+	const sent = async () => await sentTexts(emulator(), clientId);
 	return {
 		/** Every message the bot has sent this client, oldest first. */
 		sent,

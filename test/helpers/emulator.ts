@@ -62,3 +62,13 @@ export const admin = <T = unknown>(
 	path: string,
 	body?: unknown,
 ) => call<T>(e, method, `/_admin${path}`, { body });
+
+/** The texts a bot has sent one client, oldest first, as the emulator recorded them. */
+export async function sentTexts(e: RunningEmulator, clientId: string): Promise<string[]> {
+	const { body } = await admin<Array<{ text: string }>>(
+		e,
+		'GET',
+		`/sent-messages?client_id=${encodeURIComponent(clientId)}`,
+	);
+	return body.data.map((m) => m.text);
+}

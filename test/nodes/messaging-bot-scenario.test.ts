@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { NodeConnectionTypes, type IDataObject, type INode } from 'n8n-workflow';
 
 import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
-import { admin, useEmulator } from '../helpers/emulator';
+import { admin, sentTexts, useEmulator } from '../helpers/emulator';
 import { outputOf, runWorkflow, type TestWorkflow } from '../helpers/n8n';
 import { WebhookHost } from '../helpers/webhook-host';
 
@@ -86,14 +86,7 @@ describe('Messaging Bot Scenario node', () => {
 		},
 		messagingBotWebhookApi: { secret: SECRET },
 	});
-	const sent = async (clientId: string) =>
-		(
-			await admin<Array<{ text: string }>>(
-				emulator(),
-				'GET',
-				`/sent-messages?client_id=${clientId}`,
-			)
-		).body.data.map((m) => m.text);
+	const sent = async (clientId: string) => await sentTexts(emulator(), clientId);
 	beforeEach(async () => {
 		await admin(emulator(), 'POST', '/reset');
 	});

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { closeSharedRedisStores } from '../../runtime/stores/redis';
-import { admin, useEmulator } from '../helpers/emulator';
+import { admin, sentTexts, useEmulator } from '../helpers/emulator';
 import type { TestWorkflow } from '../helpers/n8n';
 import { WebhookHost } from '../helpers/webhook-host';
 
@@ -63,10 +63,7 @@ describe('State Store: Redis (queue mode)', () => {
 		messagingBotWebhookApi: { secret: SECRET },
 		messagingBotRedisApi: REDIS,
 	});
-	const sent = async () =>
-		(
-			await admin<Array<{ text: string }>>(emulator(), 'GET', '/sent-messages?client_id=cl_ada')
-		).body.data.map((m) => m.text);
+	const sent = async () => await sentTexts(emulator(), 'cl_ada');
 
 	beforeAll(async () => {
 		const redis = new Redis({ host: REDIS.host, port: REDIS.port, db: REDIS.database });
