@@ -1,2 +1,2 @@
-export type { StateStore, Versioned } from './types';
+export type { QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
 export { MemoryStore } from './memory';

@@ -1,18 +1,26 @@
-import type { StateStore, Versioned } from './types';
+import type { QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
+
+type Stored = Versioned & { expiresAt?: number };
 
 /** A store in this process's memory: for tests, the CLI and single-shot runs. Lost on restart. */
 export class MemoryStore implements StateStore {
 	private claims = new Map<string, number>();
-	private records = new Map<string, Versioned>();
+	private records = new Map<string, Stored>();
 	private dueAt = new Map<string, Map<string, number>>();
+	private queues = new Map<string, Map<string, Array<QueuedEntry>>>();
+	private seq = 0;
 
 	constructor(private readonly now: () => number = () => Date.now()) {}
 
 	async claim(namespace: string, id: string, ttlMs: number): Promise<boolean> {
-		const key = `${namespace}\u0000${id}`;
-		const expires = this.claims.get(key);
-		if (expires !== undefined && expires > this.now()) return false;
-		this.claims.set(key, this.now() + ttlMs);
+		return this.claimAll(namespace, [id], ttlMs);
+	}
+
+	private claimAll(namespace: string, ids: readonly string[], ttlMs: number): boolean {
+		const now = this.now();
+		const keys = ids.map((id) => `${namespace}\u0000${id}`);
+		if (keys.some((key) => (this.claims.get(key) ?? 0) > now)) return false;
+		for (const key of keys) this.claims.set(key, now + ttlMs);
 		return true;
 	}
 
@@ -20,9 +28,14 @@ export class MemoryStore implements StateStore {
 		this.claims.delete(`${namespace}\u0000${id}`);
 	}
 
+	private live(id: string): Stored | undefined {
+		const found = this.records.get(id);
+		return found && (found.expiresAt ?? Infinity) > this.now() ? found : undefined;
+	}
+
 	async read(namespace: string, key: string): Promise<Versioned | undefined> {
-		const found = this.records.get(`${namespace}\u0000${key}`);
-		return found && { ...found };
+		const found = this.live(`${namespace}\u0000${key}`);
+		return found && { value: found.value, version: found.version };
 	}
 
 	async write(
@@ -30,17 +43,20 @@ export class MemoryStore implements StateStore {
 		key: string,
 		value: string,
 		expectedVersion: number,
+		options: WriteOptions = {},
 	): Promise<number | null> {
 		const id = `${namespace}\u0000${key}`;
-		const current = this.records.get(id)?.version ?? 0;
-		if (current !== expectedVersion) return null;
-		this.records.set(id, { value, version: current + 1 });
-		return current + 1;
+		if ((this.live(id)?.version ?? 0) !== expectedVersion) return null;
+		// An expired record's version still grows, so a writer that read it long ago cannot win.
+		const version = (this.records.get(id)?.version ?? 0) + 1;
+		this.records.set(id, { value, version, expiresAt: options.expiresAt });
+		if (options.dueAt !== undefined) await this.setDue(namespace, key, options.dueAt);
+		return version;
 	}
 
 	async remove(namespace: string, key: string, expectedVersion: number): Promise<boolean> {
 		const id = `${namespace}\u0000${key}`;
-		if ((this.records.get(id)?.version ?? 0) !== expectedVersion) return false;
+		if ((this.live(id)?.version ?? 0) !== expectedVersion) return false;
 		this.records.delete(id);
 		this.dueAt.get(namespace)?.delete(key);
 		return true;
@@ -59,6 +75,46 @@ export class MemoryStore implements StateStore {
 			.sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1))
 			.slice(0, limit)
 			.map(([key]) => key);
+	}
+
+	private queuesOf(namespace: string): Map<string, QueuedEntry[]> {
+		let queues = this.queues.get(namespace);
+		if (!queues) this.queues.set(namespace, (queues = new Map()));
+		return queues;
+	}
+
+	async enqueue(
+		namespace: string,
+		queue: string,
+		ids: readonly string[],
+		value: string,
+		ttlMs: number,
+	): Promise<number | null> {
+		if (!this.claimAll(namespace, ids, ttlMs)) return null;
+		const queues = this.queuesOf(namespace);
+		const entries = queues.get(queue) ?? [];
+		const entry = { seq: ++this.seq, value, at: this.now() };
+		queues.set(queue, [...entries, entry]);
+		return entry.seq;
+	}
+
+	async queued(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
+		return (this.queuesOf(namespace).get(queue) ?? []).slice(0, limit).map((e) => ({ ...e }));
+	}
+
+	async dequeue(namespace: string, queue: string, seqs: readonly number[]): Promise<void> {
+		const queues = this.queuesOf(namespace);
+		const left = (queues.get(queue) ?? []).filter((e) => !seqs.includes(e.seq));
+		if (left.length > 0) queues.set(queue, left);
+		else queues.delete(queue);
+	}
+
+	async stalled(namespace: string, before: number, limit: number): Promise<string[]> {
+		return [...this.queuesOf(namespace).entries()]
+			.filter(([, entries]) => entries[0].at <= before)
+			.sort((a, b) => a[1][0].seq - b[1][0].seq)
+			.slice(0, limit)
+			.map(([queue]) => queue);
 	}
 
 	async close(): Promise<void> {}

@@ -1,41 +1,8 @@
 // ioredis (bundled): the Redis client n8n's own queue mode uses.
 import { Redis, type RedisOptions } from 'ioredis';
 
-import type { StateStore, Versioned } from './types';
-
-/**
- * Each operation is one Lua script, so a claim or a compare-and-set is atomic across every n8n
- * process sharing the Redis (main, webhook and worker processes of queue mode). Expiry compares
- * the caller's clock with a stored deadline (the contract's clock is injectable); Redis's own
- * expiry only collects what is long dead.
- */
-const SCRIPTS = {
-	// KEYS: claim. ARGV: now, deadline, ttl.
-	claim: `
-		local expires = tonumber(redis.call('GET', KEYS[1]) or '0')
-		if expires > tonumber(ARGV[1]) then return 0 end
-		redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-		return 1`,
-	// KEYS: record. ARGV: value, expected version. A record is a hash {value, version}.
-	write: `
-		local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-		if current ~= tonumber(ARGV[2]) then return -1 end
-		redis.call('HSET', KEYS[1], 'value', ARGV[1], 'version', current + 1)
-		return current + 1`,
-	// KEYS: record, due index. ARGV: expected version, key.
-	remove: `
-		local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-		if current ~= tonumber(ARGV[1]) then return 0 end
-		redis.call('DEL', KEYS[1])
-		redis.call('ZREM', KEYS[2], ARGV[2])
-		return 1`,
-} as const;
-
-type Scripted = Redis & {
-	mbClaim(key: string, now: number, deadline: number, ttl: number): Promise<number>;
-	mbWrite(key: string, value: string, expected: number): Promise<number>;
-	mbRemove(record: string, dues: string, expected: number, key: string): Promise<number>;
-};
+import { SCRIPTS, type Scripted } from './redis-scripts';
+import type { QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
 
 /** The shared store could not be used; the message names it and what to check. */
 export class StateStoreError extends Error {
@@ -59,8 +26,10 @@ export class RedisStore implements StateStore {
 				: new Redis({ lazyConnect: true, maxRetriesPerRequest: 3, ...connection })
 		) as Scripted;
 		redis.defineCommand('mbClaim', { numberOfKeys: 1, lua: SCRIPTS.claim });
-		redis.defineCommand('mbWrite', { numberOfKeys: 1, lua: SCRIPTS.write });
+		redis.defineCommand('mbWrite', { numberOfKeys: 2, lua: SCRIPTS.write });
 		redis.defineCommand('mbRemove', { numberOfKeys: 2, lua: SCRIPTS.remove });
+		redis.defineCommand('mbEnqueue', { lua: SCRIPTS.enqueue });
+		redis.defineCommand('mbDequeue', { numberOfKeys: 2, lua: SCRIPTS.dequeue });
 		// Errors surface on the commands that fail; an unhandled 'error' event would crash n8n.
 		redis.on('error', () => undefined);
 		this.redis = redis;
@@ -101,10 +70,12 @@ export class RedisStore implements StateStore {
 	}
 
 	async read(namespace: string, key: string): Promise<Versioned | undefined> {
-		const [value, version] = await this.run(() =>
-			this.redis.hmget(this.key('record', namespace, key), 'value', 'version'),
+		const [value, version, expires] = await this.run(() =>
+			this.redis.hmget(this.key('record', namespace, key), 'value', 'version', 'expires'),
 		);
-		return value === null || version === null ? undefined : { value, version: Number(version) };
+		if (value === null || version === null) return undefined;
+		if (expires !== null && Number(expires) <= this.now()) return undefined;
+		return { value, version: Number(version) };
 	}
 
 	async write(
@@ -112,9 +83,21 @@ export class RedisStore implements StateStore {
 		key: string,
 		value: string,
 		expectedVersion: number,
+		options: WriteOptions = {},
 	): Promise<number | null> {
+		const due =
+			options.dueAt === undefined ? 'keep' : options.dueAt === null ? 'clear' : options.dueAt;
 		const version = await this.run(() =>
-			this.redis.mbWrite(this.key('record', namespace, key), value, expectedVersion),
+			this.redis.mbWrite(
+				this.key('record', namespace, key),
+				this.key('due', namespace),
+				value,
+				expectedVersion,
+				this.now(),
+				options.expiresAt === undefined ? '' : String(options.expiresAt),
+				key,
+				String(due),
+			),
 		);
 		return version < 0 ? null : version;
 	}
@@ -140,6 +123,66 @@ export class RedisStore implements StateStore {
 		// Sorted by due time, then by key for equal times (Redis orders equal scores by member).
 		return await this.run(() =>
 			this.redis.zrangebyscore(this.key('due', namespace), '-inf', now, 'LIMIT', 0, limit),
+		);
+	}
+
+	async enqueue(
+		namespace: string,
+		queue: string,
+		ids: readonly string[],
+		value: string,
+		ttlMs: number,
+	): Promise<number | null> {
+		const ttl = Math.max(1, Math.ceil(ttlMs));
+		const keys = [
+			this.key('inbox', namespace, queue),
+			this.key('inbox-heads', namespace),
+			this.key('inbox-seq', namespace),
+			...ids.map((id) => this.key('claim', namespace, id)),
+		];
+		const seq = await this.run(() =>
+			this.redis.mbEnqueue(keys.length, ...keys, this.now(), ttl, value, queue),
+		);
+		return seq < 0 ? null : seq;
+	}
+
+	async queued(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
+		const members = await this.run(() =>
+			this.redis.zrange(this.key('inbox', namespace, queue), '0', String(limit - 1)),
+		);
+		return members.map((member) => {
+			const first = member.indexOf(':');
+			const second = member.indexOf(':', first + 1);
+			return {
+				seq: Number(member.slice(0, first)),
+				at: Number(member.slice(first + 1, second)),
+				value: member.slice(second + 1),
+			};
+		});
+	}
+
+	async dequeue(namespace: string, queue: string, seqs: readonly number[]): Promise<void> {
+		if (seqs.length === 0) return;
+		await this.run(() =>
+			this.redis.mbDequeue(
+				this.key('inbox', namespace, queue),
+				this.key('inbox-heads', namespace),
+				queue,
+				...seqs,
+			),
+		);
+	}
+
+	async stalled(namespace: string, before: number, limit: number): Promise<string[]> {
+		return await this.run(() =>
+			this.redis.zrangebyscore(
+				this.key('inbox-heads', namespace),
+				'-inf',
+				before,
+				'LIMIT',
+				0,
+				limit,
+			),
 		);
 	}
 

@@ -4,12 +4,13 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 
-import type { StateStore, Versioned } from './types';
+import type { QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
 
 /**
  * A durable store in one SQLite file, shared by every execution of one n8n (and by several n8n
- * processes on one machine: SQLite serialises writers, and every write here is a single
- * conditional statement, so a claim or a compare-and-set is atomic across them).
+ * processes on one machine: SQLite serialises writers, and every write here is one conditional
+ * statement or one short transaction, so a claim, a compare-and-set or an append is atomic across
+ * them). Transactions never span an await: node:sqlite is synchronous.
  */
 export class SqliteStore implements StateStore {
 	private db: DatabaseSync;
@@ -21,44 +22,38 @@ export class SqliteStore implements StateStore {
 	) {
 		if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
 		this.db = new DatabaseSync(file);
-		this.db.exec(`
-			PRAGMA journal_mode = WAL;
-			PRAGMA synchronous = NORMAL;
-			PRAGMA busy_timeout = 5000;
-			CREATE TABLE IF NOT EXISTS claims (ns TEXT NOT NULL, id TEXT NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (ns, id)) WITHOUT ROWID;
-			CREATE TABLE IF NOT EXISTS records (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
-			CREATE TABLE IF NOT EXISTS dues (ns TEXT NOT NULL, key TEXT NOT NULL, due INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
-			CREATE INDEX IF NOT EXISTS dues_by_time ON dues (ns, due);
-		`);
-		const s = (sql: string) => this.db.prepare(sql);
-		this.statements = {
-			claim: s(
-				`INSERT INTO claims (ns, id, expires) VALUES (?, ?, ?)
-				 ON CONFLICT (ns, id) DO UPDATE SET expires = excluded.expires WHERE claims.expires <= ?`,
-			),
-			release: s('DELETE FROM claims WHERE ns = ? AND id = ?'),
-			sweep: s('DELETE FROM claims WHERE expires <= ?'),
-			read: s('SELECT value, version FROM records WHERE ns = ? AND key = ?'),
-			insert: s(
-				'INSERT INTO records (ns, key, value, version) VALUES (?, ?, ?, 1) ON CONFLICT DO NOTHING',
-			),
-			update: s(
-				'UPDATE records SET value = ?, version = version + 1 WHERE ns = ? AND key = ? AND version = ?',
-			),
-			remove: s('DELETE FROM records WHERE ns = ? AND key = ? AND version = ?'),
-			removeDue: s('DELETE FROM dues WHERE ns = ? AND key = ?'),
-			setDue: s(
-				'INSERT INTO dues (ns, key, due) VALUES (?, ?, ?) ON CONFLICT (ns, key) DO UPDATE SET due = excluded.due',
-			),
-			due: s('SELECT key FROM dues WHERE ns = ? AND due <= ? ORDER BY due, key LIMIT ?'),
-		};
+		this.db.exec(SCHEMA);
+		migrate(this.db);
+		this.statements = Object.fromEntries(
+			Object.entries(STATEMENTS).map(([name, sql]) => [name, this.db.prepare(sql)]),
+		);
+	}
+
+	/** Runs `work` as one write transaction (taken at once, so writers queue instead of failing). */
+	private transaction<T>(work: () => T): T {
+		this.db.exec('BEGIN IMMEDIATE');
+		try {
+			const result = work();
+			this.db.exec('COMMIT');
+			return result;
+		} catch (error) {
+			this.db.exec('ROLLBACK');
+			throw error;
+		}
+	}
+
+	/** Expired claims and records are swept now and then, so the file stays the size of the live set. */
+	private sweepSometimes(now: number): void {
+		if (Math.random() >= 0.001) return;
+		this.statements.sweepClaims.run(now);
+		this.statements.sweepRecords.run(now);
+		this.statements.sweepDues.run();
 	}
 
 	async claim(namespace: string, id: string, ttlMs: number): Promise<boolean> {
 		const now = this.now();
 		const result = this.statements.claim.run(namespace, id, now + ttlMs, now);
-		// Expired claims are swept now and then, so the table stays the size of the live window.
-		if (Math.random() < 0.001) this.statements.sweep.run(now);
+		this.sweepSometimes(now);
 		return Number(result.changes) === 1;
 	}
 
@@ -67,7 +62,7 @@ export class SqliteStore implements StateStore {
 	}
 
 	async read(namespace: string, key: string): Promise<Versioned | undefined> {
-		const row = this.statements.read.get(namespace, key) as
+		const row = this.statements.read.get(namespace, key, this.now()) as
 			| { value: string; version: number }
 			| undefined;
 		return row ? { value: row.value, version: Number(row.version) } : undefined;
@@ -78,19 +73,33 @@ export class SqliteStore implements StateStore {
 		key: string,
 		value: string,
 		expectedVersion: number,
+		options: WriteOptions = {},
 	): Promise<number | null> {
-		const result =
-			expectedVersion === 0
-				? this.statements.insert.run(namespace, key, value)
-				: this.statements.update.run(value, namespace, key, expectedVersion);
-		return Number(result.changes) === 1 ? expectedVersion + 1 : null;
+		const now = this.now();
+		const expires = options.expiresAt ?? null;
+		const version = this.transaction(() => {
+			const row = (
+				expectedVersion === 0
+					? this.statements.insert.get(namespace, key, value, expires, now)
+					: this.statements.update.get(value, expires, namespace, key, expectedVersion, now)
+			) as { version: number } | undefined;
+			if (!row) return null;
+			if (options.dueAt === null) this.statements.removeDue.run(namespace, key);
+			else if (options.dueAt !== undefined)
+				this.statements.setDue.run(namespace, key, options.dueAt);
+			return Number(row.version);
+		});
+		this.sweepSometimes(now);
+		return version;
 	}
 
 	async remove(namespace: string, key: string, expectedVersion: number): Promise<boolean> {
-		const removed =
-			Number(this.statements.remove.run(namespace, key, expectedVersion).changes) === 1;
-		if (removed) this.statements.removeDue.run(namespace, key);
-		return removed;
+		return this.transaction(() => {
+			const removed =
+				Number(this.statements.remove.run(namespace, key, expectedVersion).changes) === 1;
+			if (removed) this.statements.removeDue.run(namespace, key);
+			return removed;
+		});
 	}
 
 	async setDue(namespace: string, key: string, dueAt: number | null): Promise<void> {
@@ -104,10 +113,107 @@ export class SqliteStore implements StateStore {
 		);
 	}
 
+	async enqueue(
+		namespace: string,
+		queue: string,
+		ids: readonly string[],
+		value: string,
+		ttlMs: number,
+	): Promise<number | null> {
+		const now = this.now();
+		try {
+			return this.transaction(() => {
+				for (const id of ids) {
+					// One id already claimed: the whole append is undone, claims included.
+					if (Number(this.statements.claim.run(namespace, id, now + ttlMs, now).changes) !== 1)
+						throw DUPLICATE;
+				}
+				const row = this.statements.append.get(namespace, queue, value, now) as { seq: number };
+				return Number(row.seq);
+			});
+		} catch (error) {
+			if (error === DUPLICATE) return null;
+			throw error;
+		}
+	}
+
+	async queued(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
+		return (
+			this.statements.queued.all(namespace, queue, limit) as Array<{
+				seq: number;
+				value: string;
+				at: number;
+			}>
+		).map((r) => ({ seq: Number(r.seq), value: r.value, at: Number(r.at) }));
+	}
+
+	async dequeue(namespace: string, queue: string, seqs: readonly number[]): Promise<void> {
+		if (seqs.length === 0) return;
+		this.transaction(() => {
+			for (const seq of seqs) this.statements.dequeue.run(namespace, queue, seq);
+		});
+	}
+
+	async stalled(namespace: string, before: number, limit: number): Promise<string[]> {
+		return (this.statements.stalled.all(namespace, before, limit) as Array<{ queue: string }>).map(
+			(r) => r.queue,
+		);
+	}
+
 	async close(): Promise<void> {
 		if (this.db.isOpen) this.db.close();
 	}
 }
+
+const DUPLICATE = Symbol('duplicate');
+
+const SCHEMA = `
+	PRAGMA journal_mode = WAL;
+	PRAGMA synchronous = NORMAL;
+	PRAGMA busy_timeout = 5000;
+	CREATE TABLE IF NOT EXISTS claims (ns TEXT NOT NULL, id TEXT NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (ns, id)) WITHOUT ROWID;
+	CREATE TABLE IF NOT EXISTS records (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
+	CREATE TABLE IF NOT EXISTS dues (ns TEXT NOT NULL, key TEXT NOT NULL, due INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
+	CREATE INDEX IF NOT EXISTS dues_by_time ON dues (ns, due);
+	CREATE TABLE IF NOT EXISTS inbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, ns TEXT NOT NULL, queue TEXT NOT NULL, value TEXT NOT NULL, at INTEGER NOT NULL);
+	CREATE INDEX IF NOT EXISTS inbox_by_queue ON inbox (ns, queue, seq);
+`;
+
+/** Files written before records could expire gain the column. */
+function migrate(db: DatabaseSync): void {
+	const columns = db.prepare('PRAGMA table_info(records)').all() as Array<{ name: string }>;
+	if (!columns.some((c) => c.name === 'expires'))
+		db.exec('ALTER TABLE records ADD COLUMN expires INTEGER');
+}
+
+const LIVE = '(expires IS NULL OR expires > ?)';
+const STATEMENTS = {
+	claim: `INSERT INTO claims (ns, id, expires) VALUES (?, ?, ?)
+		ON CONFLICT (ns, id) DO UPDATE SET expires = excluded.expires WHERE claims.expires <= ?`,
+	release: 'DELETE FROM claims WHERE ns = ? AND id = ?',
+	sweepClaims: 'DELETE FROM claims WHERE expires <= ?',
+	sweepRecords: 'DELETE FROM records WHERE expires IS NOT NULL AND expires <= ?',
+	sweepDues:
+		'DELETE FROM dues WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.ns = dues.ns AND r.key = dues.key)',
+	read: `SELECT value, version FROM records WHERE ns = ? AND key = ? AND ${LIVE}`,
+	// A new key, or one whose record expired (its version still grows: a stale writer cannot win).
+	insert: `INSERT INTO records (ns, key, value, version, expires) VALUES (?, ?, ?, 1, ?)
+		ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value, version = records.version + 1,
+		expires = excluded.expires WHERE records.expires IS NOT NULL AND records.expires <= ?
+		RETURNING version`,
+	update: `UPDATE records SET value = ?, version = version + 1, expires = ?
+		WHERE ns = ? AND key = ? AND version = ? AND ${LIVE} RETURNING version`,
+	remove: 'DELETE FROM records WHERE ns = ? AND key = ? AND version = ?',
+	removeDue: 'DELETE FROM dues WHERE ns = ? AND key = ?',
+	setDue:
+		'INSERT INTO dues (ns, key, due) VALUES (?, ?, ?) ON CONFLICT (ns, key) DO UPDATE SET due = excluded.due',
+	due: 'SELECT key FROM dues WHERE ns = ? AND due <= ? ORDER BY due, key LIMIT ?',
+	append: 'INSERT INTO inbox (ns, queue, value, at) VALUES (?, ?, ?, ?) RETURNING seq',
+	queued: 'SELECT seq, value, at FROM inbox WHERE ns = ? AND queue = ? ORDER BY seq LIMIT ?',
+	dequeue: 'DELETE FROM inbox WHERE ns = ? AND queue = ? AND seq = ?',
+	stalled: `SELECT queue, MIN(seq) AS first FROM inbox WHERE ns = ? GROUP BY queue
+		HAVING MIN(at) <= ? ORDER BY first LIMIT ?`,
+};
 
 /** Beside n8n's own database: <N8N_USER_FOLDER or home>/.n8n/messaging-bot/state.sqlite. */
 export function defaultStatePath(): string {

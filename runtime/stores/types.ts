@@ -1,14 +1,33 @@
 /**
  * Where state that must outlive an execution lives: delivery ids already seen, conversations,
- * pending timers. n8n runs executions concurrently, and in queue mode in several processes, so
- * every write is a claim or a compare-and-set; nothing relies on module memory or on workflow
- * static data (saved whole, last writer wins). One contract test suite runs against every
- * implementation.
+ * their inboxes of accepted messages, pending timers. n8n runs executions concurrently, and in
+ * queue mode in several processes, so every write is a claim, a compare-and-set or one atomic
+ * append; nothing relies on module memory or on workflow static data (saved whole, last writer
+ * wins). One contract test suite runs against every implementation.
  */
 export interface Versioned {
 	value: string;
 	/** Starts at 1 and grows by one with every write. */
 	version: number;
+}
+
+export interface WriteOptions {
+	/**
+	 * The key's mark in the namespace's due index, written in the same atomic step as the value:
+	 * a number sets it, null clears it, undefined leaves it as it is.
+	 */
+	dueAt?: number | null;
+	/** When the record may be forgotten (ms since epoch); it then reads as absent. */
+	expiresAt?: number;
+}
+
+/** One entry of an inbox queue. */
+export interface QueuedEntry {
+	/** Grows with every append in the namespace: the order the entries were accepted in. */
+	seq: number;
+	value: string;
+	/** When it was appended (the store's clock). */
+	at: number;
 }
 
 export interface StateStore {
@@ -24,14 +43,15 @@ export interface StateStore {
 	read(namespace: string, key: string): Promise<Versioned | undefined>;
 
 	/**
-	 * Writes when the stored version is `expectedVersion` (0: the key must not exist). Returns the
-	 * new version, or null when another writer got there first.
+	 * Writes when the stored version is `expectedVersion` (0: the key must not exist, or has
+	 * expired). Returns the new version, or null when another writer got there first.
 	 */
 	write(
 		namespace: string,
 		key: string,
 		value: string,
 		expectedVersion: number,
+		options?: WriteOptions,
 	): Promise<number | null>;
 
 	/** Deletes when the stored version is `expectedVersion`; false on a conflict. */
@@ -42,6 +62,28 @@ export interface StateStore {
 
 	/** Keys due at or before `now`, earliest first. */
 	due(namespace: string, now: number, limit: number): Promise<string[]>;
+
+	/**
+	 * Appends `value` to `queue` unless one of `ids` is claimed in `namespace`; the claims (for
+	 * `ttlMs`) and the entry are one atomic write, so an accepted entry is never lost to a crash
+	 * between the two. Returns the entry's seq, or null for a duplicate.
+	 */
+	enqueue(
+		namespace: string,
+		queue: string,
+		ids: readonly string[],
+		value: string,
+		ttlMs: number,
+	): Promise<number | null>;
+
+	/** The queue's entries, lowest seq first. */
+	queued(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]>;
+
+	/** Removes entries from a queue (done with them). */
+	dequeue(namespace: string, queue: string, seqs: readonly number[]): Promise<void>;
+
+	/** Queues holding an entry appended at or before `before`, the oldest entry first. */
+	stalled(namespace: string, before: number, limit: number): Promise<string[]>;
 
 	close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { BotInactiveError, SendOutcomeUnknownError, ServerError } from '../../runtime/api';
 import { compileScenario, type ScenarioApi } from '../../runtime/scenarios';
-import type { StateStore, Versioned } from '../../runtime/stores';
+import type { StateStore, Versioned, WriteOptions } from '../../runtime/stores';
 import { backends, Chat, MINUTE, scenario } from './harness';
 
 /** Two replies per message, so that the order and the outcome of each can be seen. */
@@ -38,9 +38,21 @@ class CrashingStore implements StateStore {
 	read(ns: string, key: string): Promise<Versioned | undefined> {
 		return this.inner.read(ns, key);
 	}
-	async write(ns: string, key: string, value: string, expected: number) {
+	async write(ns: string, key: string, value: string, expected: number, options?: WriteOptions) {
 		if (++this.writes === this.crashOnWrite) throw new Error('process crashed');
-		return this.inner.write(ns, key, value, expected);
+		return this.inner.write(ns, key, value, expected, options);
+	}
+	enqueue(ns: string, queue: string, ids: readonly string[], value: string, ttl: number) {
+		return this.inner.enqueue(ns, queue, ids, value, ttl);
+	}
+	queued(ns: string, queue: string, limit: number) {
+		return this.inner.queued(ns, queue, limit);
+	}
+	dequeue(ns: string, queue: string, seqs: readonly number[]) {
+		return this.inner.dequeue(ns, queue, seqs);
+	}
+	stalled(ns: string, before: number, limit: number) {
+		return this.inner.stalled(ns, before, limit);
 	}
 	remove(ns: string, key: string, expected: number) {
 		return this.inner.remove(ns, key, expected);

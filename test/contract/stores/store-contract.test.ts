@@ -121,6 +121,86 @@ describe.each(backends)('state store contract: $name', (backend) => {
 		expect(await store.due('t', 300, 10)).toEqual(['late']);
 	});
 
+	it('writes a record and its due mark in one step, and clears the mark the same way', async () => {
+		expect(await store.write('c', 'k', 'v', 0, { dueAt: 50 })).toBe(1);
+		expect(await store.due('c', 60, 10)).toEqual(['k']);
+		expect(await store.write('c', 'k', 'stale', 0, { dueAt: null })).toBeNull();
+		expect(await store.due('c', 60, 10)).toEqual(['k']);
+		expect(await store.write('c', 'k', 'w', 1)).toBe(2);
+		expect(await store.due('c', 60, 10)).toEqual(['k']);
+		expect(await store.write('c', 'k', 'x', 2, { dueAt: null })).toBe(3);
+		expect(await store.due('c', 60, 10)).toEqual([]);
+	});
+
+	it('forgets a record once it expires; a stale writer cannot bring it back', async () => {
+		await store.write('c', 'k', 'v', 0, { expiresAt: clock + 1000 });
+		clock += 999;
+		expect(await store.read('c', 'k')).toEqual({ value: 'v', version: 1 });
+		clock += 1;
+		expect(await store.read('c', 'k')).toBeUndefined();
+		expect(await store.write('c', 'k', 'stale', 1)).toBeNull();
+		const version = await store.write('c', 'k', 'new', 0);
+		expect(version).not.toBeNull();
+		expect(await store.read('c', 'k')).toEqual({ value: 'new', version });
+		// Without an expiry it stays.
+		clock += 10 ** 9;
+		expect((await store.read('c', 'k'))?.value).toBe('new');
+	});
+
+	it('appends to a queue once per id, all claims or none', async () => {
+		const a = await store.enqueue('i', 'q1', ['d:1', 'm:1'], 'first', 1000);
+		expect(a).not.toBeNull();
+		expect(await store.enqueue('i', 'q1', ['d:2', 'm:1'], 'copy', 1000)).toBeNull();
+		// The refused append claimed nothing: d:2 is still free.
+		const b = await store.enqueue('i', 'q1', ['d:2', 'm:2'], 'second', 1000);
+		expect(b).toBeGreaterThan(a as number);
+		expect(await store.claim('i', 'd:2', 1000)).toBe(false);
+		expect((await store.queued('i', 'q1', 10)).map((e) => [e.seq, e.value, e.at])).toEqual([
+			[a, 'first', clock],
+			[b, 'second', clock],
+		]);
+		expect(await store.queued('i', 'q2', 10)).toEqual([]);
+		expect(await store.queued('other', 'q1', 10)).toEqual([]);
+		clock += 1000;
+		expect(await store.enqueue('i', 'q1', ['m:1'], 'after expiry', 1000)).not.toBeNull();
+	});
+
+	it('keeps values with any characters, and dequeues by seq', async () => {
+		const text = 'a:b:{"x":1}\n\u00e9';
+		const s1 = (await store.enqueue('i', 'q', ['1'], text, 1000)) as number;
+		const s2 = (await store.enqueue('i', 'q', ['2'], 'two', 1000)) as number;
+		const s3 = (await store.enqueue('i', 'q', ['3'], 'three', 1000)) as number;
+		expect((await store.queued('i', 'q', 1))[0].value).toBe(text);
+		await store.dequeue('i', 'q', [s2]);
+		expect((await store.queued('i', 'q', 10)).map((e) => e.seq)).toEqual([s1, s3]);
+		await store.dequeue('i', 'q', [s1, s3]);
+		expect(await store.queued('i', 'q', 10)).toEqual([]);
+	});
+
+	it('lists the queues whose oldest entry waited since a time, oldest first', async () => {
+		await store.enqueue('i', 'old', ['a'], 'x', 10 ** 6);
+		clock += 100;
+		await store.enqueue('i', 'new', ['b'], 'x', 10 ** 6);
+		const s = (await store.enqueue('i', 'old', ['c'], 'y', 10 ** 6)) as number;
+		expect(await store.stalled('i', clock - 100, 10)).toEqual(['old']);
+		expect(await store.stalled('i', clock, 10)).toEqual(['old', 'new']);
+		expect(await store.stalled('i', clock, 1)).toEqual(['old']);
+		const [first] = await store.queued('i', 'old', 1);
+		await store.dequeue('i', 'old', [first.seq]);
+		// Its head is now the later entry.
+		expect(await store.stalled('i', clock - 100, 10)).toEqual([]);
+		await store.dequeue('i', 'old', [s]);
+		expect(await store.stalled('i', clock, 10)).toEqual(['new']);
+	});
+
+	it('gives exactly one of 30 concurrent appends of one id the entry', async () => {
+		const results = await Promise.all(
+			Array.from({ length: 30 }, (_, i) => store.enqueue('i', 'q', ['m:same'], `c${i}`, 1000)),
+		);
+		expect(results.filter((r) => r !== null)).toHaveLength(1);
+		expect(await store.queued('i', 'q', 100)).toHaveLength(1);
+	});
+
 	if (backend.reopen) {
 		const reopen = backend.reopen;
 		it('keeps claims and records after a restart', async () => {

@@ -1,0 +1,81 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Each operation is one Lua script, so a claim or a compare-and-set is atomic across every n8n
+ * process sharing the Redis (main, webhook and worker processes of queue mode). Expiry compares
+ * the caller's clock with a stored deadline (the contract's clock is injectable); Redis's own
+ * expiry only collects what is long dead.
+ */
+export const SCRIPTS = {
+	// KEYS: claim. ARGV: now, deadline, ttl.
+	claim: `
+		local expires = tonumber(redis.call('GET', KEYS[1]) or '0')
+		if expires > tonumber(ARGV[1]) then return 0 end
+		redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+		return 1`,
+	// KEYS: record, due index. ARGV: value, expected version, now, expiresAt ('' for never),
+	// key, due ('keep', 'clear' or a time). A record is a hash {value, version, expires}; an
+	// expired one reads as absent, but its version still grows so a stale writer cannot win.
+	write: `
+		local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+		local expires = tonumber(redis.call('HGET', KEYS[1], 'expires') or '0')
+		local live = current
+		if expires > 0 and expires <= tonumber(ARGV[3]) then live = 0 end
+		if live ~= tonumber(ARGV[2]) then return -1 end
+		redis.call('HSET', KEYS[1], 'value', ARGV[1], 'version', current + 1)
+		if ARGV[4] == '' then
+			redis.call('HDEL', KEYS[1], 'expires')
+			redis.call('PERSIST', KEYS[1])
+		else
+			redis.call('HSET', KEYS[1], 'expires', ARGV[4])
+			-- Redis's own expiry only collects what is long dead; the deadline above decides.
+			redis.call('PEXPIRE', KEYS[1], math.max(1, tonumber(ARGV[4]) - tonumber(ARGV[3])) + 86400000)
+		end
+		if ARGV[6] == 'clear' then redis.call('ZREM', KEYS[2], ARGV[5])
+		elseif ARGV[6] ~= 'keep' then redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5]) end
+		return current + 1`,
+	// KEYS: record, due index. ARGV: expected version, key.
+	remove: `
+		local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+		if current ~= tonumber(ARGV[1]) then return 0 end
+		redis.call('DEL', KEYS[1])
+		redis.call('ZREM', KEYS[2], ARGV[2])
+		return 1`,
+	// KEYS: queue, heads index, seq counter, then one claim key per id.
+	// ARGV: now, ttl, value, queue name. Every claim free, or nothing is written.
+	enqueue: `
+		local now = tonumber(ARGV[1])
+		for i = 4, #KEYS do
+			if tonumber(redis.call('GET', KEYS[i]) or '0') > now then return -1 end
+		end
+		for i = 4, #KEYS do redis.call('SET', KEYS[i], now + tonumber(ARGV[2]), 'PX', ARGV[2]) end
+		local seq = redis.call('INCR', KEYS[3])
+		redis.call('ZADD', KEYS[1], seq, seq .. ':' .. ARGV[1] .. ':' .. ARGV[3])
+		redis.call('ZADD', KEYS[2], 'NX', now, ARGV[4])
+		return seq`,
+	// KEYS: queue, heads index. ARGV: queue name, seqs...
+	dequeue: `
+		for i = 2, #ARGV do redis.call('ZREMRANGEBYSCORE', KEYS[1], ARGV[i], ARGV[i]) end
+		local head = redis.call('ZRANGE', KEYS[1], 0, 0)
+		if #head == 0 then redis.call('ZREM', KEYS[2], ARGV[1]) return 0 end
+		local at = string.match(head[1], '^%d+:(%d+):')
+		redis.call('ZADD', KEYS[2], at, ARGV[1])
+		return 1`,
+} as const;
+
+export type Scripted = Redis & {
+	mbClaim(key: string, now: number, deadline: number, ttl: number): Promise<number>;
+	mbWrite(
+		record: string,
+		dues: string,
+		value: string,
+		expected: number,
+		now: number,
+		expiresAt: string,
+		key: string,
+		due: string,
+	): Promise<number>;
+	mbRemove(record: string, dues: string, expected: number, key: string): Promise<number>;
+	mbEnqueue(numberOfKeys: number, ...args: Array<string | number>): Promise<number>;
+	mbDequeue(queue: string, heads: string, name: string, ...seqs: number[]): Promise<number>;
+};

@@ -1,0 +1,38 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: a second OS process on one store, never loaded by n8n */
+import { RedisStore } from '../../../runtime/stores/redis';
+import { SqliteStore } from '../../../runtime/stores/sqlite';
+import type { StateStore } from '../../../runtime/stores/types';
+
+/**
+ * One of several processes hammering one store at once: compare-and-set increments of a shared
+ * counter, and appends of ids that every process also appends. Prints what it won as JSON.
+ */
+async function main(): Promise<void> {
+	const [kind, where, name, rounds] = process.argv.slice(2);
+	const store: StateStore =
+		kind === 'sqlite' ? new SqliteStore(where) : new RedisStore(where, name.split('#')[0]);
+	const me = name.split('#')[1];
+	// Wait for the go signal so the processes overlap instead of running one after another.
+	await new Promise<void>((resolve) =>
+		process.stdin.once('data', () => {
+			process.stdin.pause();
+			resolve();
+		}),
+	);
+	let conflicts = 0;
+	const appended: string[] = [];
+	for (let i = 0; i < Number(rounds); i++) {
+		for (;;) {
+			const current = await store.read('counter', 'n');
+			const value = String(Number(current?.value ?? 0) + 1);
+			if ((await store.write('counter', 'n', value, current?.version ?? 0)) !== null) break;
+			conflicts++;
+		}
+		if ((await store.enqueue('inbox', 'q', [`m:${i}`], `${me}:${i}`, 60_000)) !== null)
+			appended.push(`m:${i}`);
+	}
+	process.stdout.write(JSON.stringify({ conflicts, appended }));
+	await store.close();
+}
+
+void main();

@@ -1,0 +1,79 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: spawns processes, temporary files */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { Redis } from 'ioredis';
+
+import { RedisStore } from '../../../runtime/stores/redis';
+import { SqliteStore } from '../../../runtime/stores/sqlite';
+import type { StateStore } from '../../../runtime/stores/types';
+
+const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
+const dir = mkdtempSync(path.join(tmpdir(), 'mb-two-'));
+const prefix = `mb-two-${process.pid}-${Date.now()}`;
+const tsx = path.join(__dirname, '../../../node_modules/.bin/tsx');
+const worker = path.join(__dirname, 'store-worker.ts');
+const PROCESSES = 3;
+const ROUNDS = 150;
+
+afterAll(async () => {
+	rmSync(dir, { recursive: true, force: true });
+	const redis = new Redis(REDIS_URL);
+	const keys = await redis.keys(`${prefix}*`);
+	if (keys.length > 0) await redis.del(...keys);
+	await redis.quit();
+});
+
+type Outcome = { conflicts: number; appended: string[] };
+
+/** Starts every worker, waits until all are ready, then lets them go at once. */
+async function race(kind: string, where: string): Promise<Outcome[]> {
+	const children = Array.from({ length: PROCESSES }, (_, i) =>
+		spawn(tsx, [worker, kind, where, `${prefix}#p${i}`, String(ROUNDS)], {
+			stdio: ['pipe', 'pipe', 'inherit'],
+		}),
+	);
+	// tsx takes a moment to start; the go signal is buffered by each child until it listens.
+	await new Promise((resolve) => setTimeout(resolve, 1500));
+	for (const child of children) child.stdin.end('go\n');
+	return await Promise.all(
+		children.map(
+			(child) =>
+				new Promise<Outcome>((resolve, reject) => {
+					let out = '';
+					child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+					child.on('exit', (code) =>
+						code === 0 ? resolve(JSON.parse(out) as Outcome) : reject(new Error(`exit ${code}`)),
+					);
+				}),
+		),
+	);
+}
+
+describe.each([
+	{
+		kind: 'sqlite',
+		where: () => path.join(dir, 'shared.sqlite'),
+		open: (w: string) => new SqliteStore(w),
+	},
+	{ kind: 'redis', where: () => REDIS_URL, open: (w: string) => new RedisStore(w, prefix) },
+])('$kind: several OS processes on one store', ({ kind, where, open }) => {
+	let store: StateStore;
+	afterAll(async () => store?.close());
+
+	it('loses no compare-and-set increment and appends each id once', async () => {
+		const outcomes = await race(kind, where());
+		store = open(where());
+		// Every increment landed: nobody overwrote another's write.
+		expect(Number((await store.read('counter', 'n'))?.value)).toBe(PROCESSES * ROUNDS);
+		// Each id went in once, whichever process won it.
+		const won = outcomes.flatMap((o) => o.appended).sort();
+		expect(won).toHaveLength(ROUNDS);
+		expect(new Set(won).size).toBe(ROUNDS);
+		expect(await store.queued('inbox', 'q', 10_000)).toHaveLength(ROUNDS);
+		// The processes really overlapped: some writes met another's first.
+		expect(outcomes.reduce((n, o) => n + o.conflicts, 0)).toBeGreaterThan(0);
+	}, 60_000);
+});
