@@ -38,6 +38,8 @@ export interface ConversationRecord {
 	timer: { dueAt: number; state: string } | null;
 	seq: number;
 	updatedAt: number;
+	/** The latest own time (ms) of a message applied: an older one arriving now is late. */
+	lastSentAt?: number;
 }
 
 /**

@@ -2,6 +2,7 @@ export * from './compile';
 export * from './conversation';
 export { renderDiagram } from './diagram';
 export * from './engine';
+export * from './inbox';
 export { KeyedQueue } from './keyed-queue';
 export { RecordingApi, type RecordedCall } from './recording-api';
 export * from './schema';

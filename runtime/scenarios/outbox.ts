@@ -2,15 +2,13 @@ import { randomUUID } from 'node:crypto';
 
 import type { Clock } from '../api/clock';
 import { MessagingBotError, SendOutcomeUnknownError } from '../api/errors';
-import type { StateStore } from '../stores/types';
 import {
-	decodeRecord,
-	encodeRecord,
 	report,
 	type ActionReport,
 	type ConversationRecord,
 	type OutboxEntry,
 } from './conversation';
+import type { ConversationStore } from './conversation-store';
 import type { ClientProfile } from './templates';
 
 /** The part of the API client the engine uses; `MessagingBotClient` is one. */
@@ -25,9 +23,7 @@ export interface ScenarioApi {
 }
 
 export interface OutboxOptions {
-	store: StateStore;
-	/** Where the conversation records live. */
-	namespace: string;
+	conversations: ConversationStore;
 	api: ScenarioApi;
 	clock: Pick<Clock, 'now'>;
 	leaseMs: number;
@@ -83,20 +79,15 @@ export class OutboxRunner {
 				changed = true;
 			}
 			if (!changed) break;
-			const written = await this.options.store.write(
-				this.options.namespace,
-				key,
-				encodeRecord(record),
-				version,
-			);
+			const written = await this.options.conversations.write(key, record, version, now);
 			if (written === null) {
 				// Another writer: reload, re-apply the outcome we hold, lease again.
-				const reloaded = await this.read(key);
+				const reloaded = await this.options.conversations.read(key);
 				if (!reloaded.record) break;
-				({ record, version } = reloaded);
+				({ record, version } = reloaded as { record: ConversationRecord; version: number });
 				continue;
 			}
-			version = written;
+			version = written.version;
 			outcome = undefined;
 			if (!next) break;
 			touched.add(next.id);
@@ -157,15 +148,6 @@ export class OutboxRunner {
 			const status = entry.attempts >= this.options.maxAttempts ? 'failed' : 'pending';
 			return { patch: { status, error: message }, halt: true };
 		}
-	}
-
-	private async read(
-		key: string,
-	): Promise<{ record: ConversationRecord; version: number } | { record: undefined }> {
-		const found = await this.options.store.read(this.options.namespace, key);
-		return found
-			? { record: decodeRecord(found.value), version: found.version }
-			: { record: undefined };
 	}
 }
 

@@ -29,17 +29,19 @@ export class SqliteStore implements StateStore {
 		);
 	}
 
-	/** Runs `work` as one write transaction (taken at once, so writers queue instead of failing). */
-	private transaction<T>(work: () => T): T {
+	/**
+	 * Runs `work` as one write transaction (taken at once, so writers queue instead of failing);
+	 * it is undone when `work` throws or returns ROLLBACK.
+	 */
+	private transaction<T>(work: () => T | typeof ROLLBACK): T | typeof ROLLBACK {
 		this.db.exec('BEGIN IMMEDIATE');
+		let result: T | typeof ROLLBACK = ROLLBACK;
 		try {
-			const result = work();
-			this.db.exec('COMMIT');
-			return result;
-		} catch (error) {
-			this.db.exec('ROLLBACK');
-			throw error;
+			result = work();
+		} finally {
+			this.db.exec(result === ROLLBACK ? 'ROLLBACK' : 'COMMIT');
 		}
+		return result;
 	}
 
 	/** Expired claims and records are swept now and then, so the file stays the size of the live set. */
@@ -90,16 +92,17 @@ export class SqliteStore implements StateStore {
 			return Number(row.version);
 		});
 		this.sweepSometimes(now);
-		return version;
+		return version === ROLLBACK ? null : version;
 	}
 
 	async remove(namespace: string, key: string, expectedVersion: number): Promise<boolean> {
-		return this.transaction(() => {
-			const removed =
+		const removed = this.transaction(() => {
+			const gone =
 				Number(this.statements.remove.run(namespace, key, expectedVersion).changes) === 1;
-			if (removed) this.statements.removeDue.run(namespace, key);
-			return removed;
+			if (gone) this.statements.removeDue.run(namespace, key);
+			return gone;
 		});
+		return removed === true;
 	}
 
 	async setDue(namespace: string, key: string, dueAt: number | null): Promise<void> {
@@ -121,20 +124,16 @@ export class SqliteStore implements StateStore {
 		ttlMs: number,
 	): Promise<number | null> {
 		const now = this.now();
-		try {
-			return this.transaction(() => {
-				for (const id of ids) {
-					// One id already claimed: the whole append is undone, claims included.
-					if (Number(this.statements.claim.run(namespace, id, now + ttlMs, now).changes) !== 1)
-						throw DUPLICATE;
-				}
-				const row = this.statements.append.get(namespace, queue, value, now) as { seq: number };
-				return Number(row.seq);
-			});
-		} catch (error) {
-			if (error === DUPLICATE) return null;
-			throw error;
-		}
+		const seq = this.transaction(() => {
+			for (const id of ids) {
+				// One id already claimed: the whole append is undone, claims included.
+				if (Number(this.statements.claim.run(namespace, id, now + ttlMs, now).changes) !== 1)
+					return ROLLBACK;
+			}
+			const row = this.statements.append.get(namespace, queue, value, now) as { seq: number };
+			return Number(row.seq);
+		});
+		return seq === ROLLBACK ? null : seq;
 	}
 
 	async queued(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
@@ -165,7 +164,7 @@ export class SqliteStore implements StateStore {
 	}
 }
 
-const DUPLICATE = Symbol('duplicate');
+const ROLLBACK = Symbol('rollback');
 
 const SCHEMA = `
 	PRAGMA journal_mode = WAL;

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: a second OS process on one store, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: a second OS process on one store, never loaded by n8n */
 import { RedisStore } from '../../../runtime/stores/redis';
 import { SqliteStore } from '../../../runtime/stores/sqlite';
 import type { StateStore } from '../../../runtime/stores/types';
