@@ -56,11 +56,12 @@ export class MessagingBotScenario implements INodeType {
 							'Step the conversation with each message.received item and send the replies',
 					},
 					{
-						name: 'Fire Due Timers',
+						// The value stays `fireTimers`, so workflows built before the rename keep working.
+						name: 'Run Due Work',
 						value: 'fireTimers',
-						action: 'Fire due timers',
+						action: 'Run due work',
 						description:
-							'Send the "after N minutes of silence" messages that are due; run it from a Schedule Trigger',
+							'Apply messages whose execution stopped, finish unfinished replies and send the "after N minutes of silence" messages; run it from a Schedule Trigger',
 					},
 					{
 						name: 'Release to Bot',
@@ -111,12 +112,55 @@ export class MessagingBotScenario implements INodeType {
 				default: {},
 				options: [
 					{
+						displayName: 'Keep Conversations (Days)',
+						name: 'retentionDays',
+						type: 'number',
+						default: 30,
+						typeOptions: { minValue: 1 },
+						description:
+							'A conversation untouched for this long is forgotten; the client then starts afresh',
+					},
+					{
+						displayName: 'Late Messages',
+						name: 'latePolicy',
+						type: 'options',
+						default: 'ignore',
+						description:
+							'A message written before one the conversation already answered (a redelivery that came late)',
+						options: [
+							{
+								name: 'Ignore',
+								value: 'ignore',
+								description: 'Record it as late and answer nothing',
+							},
+							{
+								name: 'Apply',
+								value: 'apply',
+								description: 'Step the conversation with it all the same, marked late',
+							},
+							{
+								name: 'Hand to a Person',
+								value: 'handoff',
+								description: 'The bot goes silent for this client until released',
+							},
+						],
+					},
+					{
 						displayName: 'Other Scenarios',
 						name: 'otherScenarios',
 						type: 'json',
 						default: '[]',
 						description:
 							'More scenarios (a JSON list) that this one can jump to with a "goto" action',
+					},
+					{
+						displayName: 'Reorder Window (Seconds)',
+						name: 'reorderWindowSeconds',
+						type: 'number',
+						default: 1,
+						typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 1 },
+						description:
+							'How long a message waits for one its client wrote earlier that is still on its way, so the bot answers in the order written. 0 answers in the order received; every second added delays each reply by as much.',
 					},
 					{
 						displayName: 'State File',

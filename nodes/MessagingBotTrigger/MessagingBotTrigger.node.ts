@@ -12,11 +12,10 @@ import {
 } from 'n8n-workflow';
 
 import {
-	Deduplicator,
 	EVENT_TYPES,
-	parseEnvelope,
+	receiveDelivery,
 	TEST_EVENT,
-	verifySignature,
+	type IntakeOutcome,
 } from '../../runtime/webhooks';
 import { messagingBotRedisPing, openStateStore, stateStoreProperty } from '../shared/stateStore';
 
@@ -49,7 +48,14 @@ export class MessagingBotTrigger implements INodeType {
 			},
 		],
 		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'messaging-bot' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				// Empty: n8n answers with the node's own JSON acknowledgement.
+				responseData: '',
+				path: 'messaging-bot',
+			},
 		],
 		properties: [
 			{
@@ -166,94 +172,85 @@ export class MessagingBotTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const req = this.getRequestObject();
 		const res = this.getResponseObject();
-		const reject = (status: number, message: string): IWebhookResponseData => {
-			res.writeHead(status, { 'Content-Type': 'application/json' });
-			res.end(JSON.stringify({ success: false, message }));
-			return { noWebhookResponse: true };
-		};
 		const headers = this.getHeaderData();
-		const raw = rawBytes(req.rawBody, this.getBodyData());
-
+		const raw = rawBytes(this.getRequestObject().rawBody, this.getBodyData());
+		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const secrets = await signingSecrets(this);
-		if (secrets.length > 0) {
-			const check = verifySignature(raw, headers['x-service-signature'], secrets);
-			if (!check.ok) {
-				const why = {
-					missing: 'no X-Service-Signature header',
-					malformed: 'a malformed X-Service-Signature',
-					mismatch: 'a signature that does not match',
-				}[check.reason];
-				return reject(401, `Rejected: the request has ${why}`);
-			}
-		} else {
+		if (secrets.length === 0)
 			this.logger.warn(
 				'Messaging Bot Trigger: no signing secret is set, so deliveries are accepted without checking who sent them',
 			);
+		const outcome = await receiveDelivery(
+			{ raw, headers },
+			{
+				secrets,
+				events: this.getNodeParameter('events', ['*']) as string[],
+				listening: this.getMode() === 'manual',
+				passTestEvents: options.passTestEvents === true,
+				scope: this.getWorkflow().id ?? 'workflow',
+				recordMessages: feedsScenario(this),
+				store: async () =>
+					await openStateStore(
+						this.getNodeParameter('stateStore', 'sqlite') as string,
+						String(options.statePath ?? ''),
+						async (type) => await this.getCredentials(type),
+					),
+			},
+		);
+		if (outcome.kind === 'rejected') {
+			res.writeHead(outcome.status, { 'Content-Type': 'application/json' });
+			res.end(JSON.stringify(outcome.body));
+			return { noWebhookResponse: true };
 		}
-
-		const parsed = parseEnvelope(raw);
-		if (!parsed.ok) return reject(400, `Rejected: ${parsed.error}`);
-		const { envelope } = parsed;
-		const deliveryId = header(headers['x-service-delivery-id']);
-		if (!deliveryId) return reject(400, 'Rejected: the X-Service-Delivery-ID header is missing');
-		const eventHeader = header(headers['x-service-event']);
-		if (eventHeader && eventHeader !== envelope.event) {
-			return reject(
-				400,
-				`Rejected: X-Service-Event says ${eventHeader} but the body says ${envelope.event}`,
-			);
-		}
-
-		const listening = this.getMode() === 'manual';
-		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const isTest = envelope.event === TEST_EVENT;
-		const events = this.getNodeParameter('events', ['*']) as string[];
-		if (
-			isTest
-				? !(listening || options.passTestEvents)
-				: !events.includes('*') && !events.includes(envelope.event)
-		) {
-			return {
-				webhookResponse: {
-					received: true,
-					started: false,
-					reason: isTest ? 'test event' : 'event not selected',
-				},
-			};
-		}
-
-		// In the editor, every event shows; only production deliveries are deduplicated.
-		if (!listening) {
-			const store = await openStateStore(
-				this.getNodeParameter('stateStore', 'sqlite') as string,
-				String(options.statePath ?? ''),
-				async (type) => await this.getCredentials(type),
-			);
-			const messageId =
-				envelope.event === 'message.received' ? String(envelope.data.message_id) : undefined;
-			const first = await new Deduplicator(store, this.getWorkflow().id ?? 'workflow').firstSeen(
-				deliveryId,
-				messageId,
-			);
-			if (!first)
-				return { webhookResponse: { received: true, started: false, reason: 'already received' } };
-		}
-
-		const item: IDataObject = {
-			...(envelope.data as IDataObject),
-			event: envelope.event,
-			webhook_id: envelope.webhook_id,
-			delivery_id: deliveryId,
-			timestamp: envelope.timestamp,
-			is_test: isTest,
-			signature_verified: secrets.length > 0,
-		};
-		if (options.includeHeaders) item.headers = headers as IDataObject;
-		if (options.includeRawBody) item.raw_body = Buffer.from(raw).toString('utf8');
-		return { workflowData: [this.helpers.returnJsonArray([item])] };
+		if (outcome.kind === 'ignored') return { webhookResponse: outcome.body };
+		const workflowData = [
+			this.helpers.returnJsonArray([outputItem(outcome, secrets, headers, raw, options)]),
+		];
+		if (!outcome.recorded) return { workflowData, webhookResponse: outcome.body };
+		// Kept in the store already: the service is answered now, before n8n starts the execution.
+		res.writeHead(200, { 'Content-Type': 'application/json' });
+		res.end(JSON.stringify(outcome.body));
+		return { noWebhookResponse: true, workflowData };
 	}
+}
+
+/** The event's data as the service sent it, and the delivery's own fields beside it. */
+function outputItem(
+	outcome: Extract<IntakeOutcome, { kind: 'accepted' }>,
+	secrets: string[],
+	headers: IDataObject,
+	raw: Uint8Array,
+	options: IDataObject,
+): IDataObject {
+	const { envelope } = outcome;
+	const data = envelope.data as IDataObject;
+	const item: IDataObject = {
+		...data,
+		event: envelope.event,
+		webhook_id: envelope.webhook_id,
+		delivery_id: outcome.deliveryId,
+		// The event's own time stays as sent; the delivery's is beside it.
+		timestamp: data.timestamp ?? envelope.timestamp,
+		delivered_at: envelope.timestamp,
+		is_test: envelope.event === TEST_EVENT,
+		signature_verified: secrets.length > 0,
+	};
+	if (options.includeHeaders) item.headers = headers;
+	if (options.includeRawBody) item.raw_body = Buffer.from(raw).toString('utf8');
+	return item;
+}
+
+/** A Scenario node handling messages follows this trigger: messages go to its inboxes. */
+function feedsScenario(ctx: IWebhookFunctions): boolean {
+	return ctx
+		.getChildNodes(ctx.getNode().name, { includeNodeParameters: true })
+		.some(
+			(node) =>
+				node.type.endsWith('.messagingBotScenario') &&
+				!node.disabled &&
+				(node.parameters?.operation ?? 'handleMessage') === 'handleMessage',
+		);
 }
 
 async function signingSecrets(ctx: IWebhookFunctions): Promise<string[]> {
@@ -272,9 +269,4 @@ function rawBytes(rawBody: unknown, parsed: unknown): Uint8Array {
 	if (typeof rawBody === 'string') return Buffer.from(rawBody, 'utf8');
 	// Without the raw bytes the signature cannot match; re-serialising is the best remaining guess.
 	return Buffer.from(JSON.stringify(parsed ?? {}), 'utf8');
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-	const v = Array.isArray(value) ? value[0] : value;
-	return v?.trim() || undefined;
 }

@@ -1,3 +1,4 @@
+import { inboxClaims, inboxNamespace } from '../scenarios/inbox';
 import type { StateStore } from '../stores/types';
 
 /**
@@ -17,10 +18,12 @@ export class Deduplicator {
 		private readonly ttlMs = DEFAULT_DEDUPE_TTL_MS,
 	) {}
 
+	/** The same claims, in the same place, as a message put in a conversation's inbox. */
 	async firstSeen(deliveryId: string, messageId?: string): Promise<boolean> {
-		const fresh = await this.store.claim(`delivery:${this.scope}`, deliveryId, this.ttlMs);
-		if (!fresh) return false;
+		const ns = inboxNamespace(this.scope);
+		const [delivery, message] = inboxClaims(messageId ?? '', deliveryId);
+		if (!(await this.store.claim(ns, delivery, this.ttlMs))) return false;
 		if (messageId === undefined) return true;
-		return await this.store.claim(`message:${this.scope}`, messageId, this.ttlMs);
+		return await this.store.claim(ns, message, this.ttlMs);
 	}
 }

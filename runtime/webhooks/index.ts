@@ -2,3 +2,4 @@ export * from './dedupe';
 export * from './envelope';
 export * from './events';
 export * from './signature';
+export * from './intake';

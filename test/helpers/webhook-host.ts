@@ -98,13 +98,19 @@ export class WebhookHost {
 			res.end(JSON.stringify({ message: (error as Error).message }));
 			return;
 		}
-		if (result.noWebhookResponse) return;
-		res.writeHead(200, { 'Content-Type': 'application/json' });
-		if (!result.workflowData) {
-			res.end(JSON.stringify(result.webhookResponse ?? { message: 'Webhook call received' }));
-			return;
+		// As n8n: a node that answered itself still starts the execution it returns.
+		if (!result.noWebhookResponse) {
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			res.end(
+				JSON.stringify(
+					result.webhookResponse ??
+						(result.workflowData
+							? { message: 'Workflow was started' }
+							: { message: 'Webhook call received' }),
+				),
+			);
 		}
-		res.end(JSON.stringify({ message: 'Workflow was started' }));
+		if (!result.workflowData) return;
 		const items = result.workflowData[0].map((i) => i.json);
 		const execution = runFrom(
 			this.workflow,

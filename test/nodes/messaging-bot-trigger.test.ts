@@ -118,8 +118,16 @@ describe('Messaging Bot Trigger: signatures', () => {
 	afterAll(async () => host.stop());
 
 	it('starts one execution for a valid delivery, with the event data and delivery fields', async () => {
-		const d = delivery('message.received', message('msg_valid'), 'dlv_valid');
-		expect(await post(host, d)).toEqual({ status: 200, body: { message: 'Workflow was started' } });
+		const written = '2026-11-22T09:00:00.000Z';
+		const d = delivery(
+			'message.received',
+			{ ...message('msg_valid'), timestamp: written },
+			'dlv_valid',
+		);
+		expect(await post(host, d)).toEqual({
+			status: 200,
+			body: { received: true, started: true, delivery_id: 'dlv_valid' },
+		});
 		await host.idle();
 		expect(host.executions).toHaveLength(1);
 		expect(host.executions[0].items[0]).toMatchObject({
@@ -129,6 +137,9 @@ describe('Messaging Bot Trigger: signatures', () => {
 			event: 'message.received',
 			webhook_id: 'wh_test',
 			delivery_id: 'dlv_valid',
+			// The message's own time, as the service sent it; the delivery's beside it.
+			timestamp: written,
+			delivered_at: JSON.parse(d.body).timestamp,
 			is_test: false,
 			signature_verified: true,
 		});
@@ -267,7 +278,7 @@ describe('Messaging Bot Trigger: each event once', () => {
 		for (let i = 0; i < 90; i++) sequential.push(await post(host, d));
 		const all = [...concurrent, ...sequential];
 		expect(all.every((r) => r.status === 200)).toBe(true);
-		expect(all.filter((r) => r.body.message === 'Workflow was started')).toHaveLength(1);
+		expect(all.filter((r) => r.body.started === true)).toHaveLength(1);
 		expect(all.filter((r) => r.body.reason === 'already received')).toHaveLength(99);
 		await host.stop();
 		expect(host.executions).toHaveLength(1);
@@ -309,7 +320,12 @@ describe('Messaging Bot Trigger: filters, test events, no secret', () => {
 		const r = await post(host, delivery('message.received', message('msg_filtered')));
 		expect(r).toEqual({
 			status: 200,
-			body: { received: true, started: false, reason: 'event not selected' },
+			body: {
+				received: true,
+				started: false,
+				reason: 'event not selected',
+				delivery_id: expect.any(String),
+			},
 		});
 		expect((await post(host, delivery('order.created', { client_id: 'cl_ada' }))).status).toBe(200);
 		await host.stop();

@@ -130,7 +130,7 @@ describe('State Store: Redis (queue mode)', () => {
 		const redis = new Redis({ host: REDIS.host, port: REDIS.port, db: REDIS.database });
 		const keys = await redis.keys('messaging-bot:*');
 		await redis.quit();
-		expect(keys.some((k) => k.startsWith('messaging-bot:{delivery:test}:claim:'))).toBe(true);
+		expect(keys.some((k) => k.startsWith('messaging-bot:{inbox:test}:claim:d:'))).toBe(true);
 		expect(keys.some((k) => k.includes(':record:'))).toBe(true);
 	});
 });

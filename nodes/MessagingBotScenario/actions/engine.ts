@@ -6,6 +6,7 @@ import {
 	ScenarioValidationError,
 	formatIssue,
 	type CompiledScenario,
+	type LatePolicy,
 } from '../../../runtime/scenarios';
 import { clientFor, n8nClock } from '../../MessagingBot/transport';
 import { openStateStore } from '../../shared/stateStore';
@@ -62,11 +63,16 @@ export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine>
 		String(ctx.getNodeParameter('options.statePath', 0, '') ?? ''),
 		async (type) => await ctx.getCredentials(type),
 	);
+	const option = (name: string, fallback: unknown) =>
+		ctx.getNodeParameter(`options.${name}`, 0, fallback) as unknown;
 	return new ScenarioEngine({
 		scenarios: [main, ...extra],
 		store,
 		api: await clientFor(ctx),
 		clock: n8nClock,
 		scope: ctx.getWorkflow().id ?? 'workflow',
+		reorderWindowMs: Math.round(Number(option('reorderWindowSeconds', 1)) * 1000),
+		latePolicy: option('latePolicy', 'ignore') as LatePolicy,
+		retentionMs: Number(option('retentionDays', 30)) * 86_400_000,
 	});
 }

@@ -1,35 +1,50 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { ScenarioEngine } from '../../../runtime/scenarios';
+import type { ScenarioEngine, TimerResult } from '../../../runtime/scenarios';
+import { needsHuman, resultItem } from './handleMessage.operation';
 
 /**
- * Fires the silence timers that are due ("after N minutes of silence…"). Run it from a Schedule
- * Trigger every minute; several runs at once are safe. One item per timer fired; a timer that
- * hands the client to a person (its target does) goes to "Needs a Human", as a message would.
+ * The scheduled run ("Run Due Work"): applies the messages whose execution stopped before applying
+ * them, finishes replies and tag changes a stopped worker left, and fires the silence timers that
+ * are due. Run it from a Schedule Trigger; several runs at once are safe. One item per message
+ * applied, timer fired or conversation resumed; a client handed to a person goes to "Needs a Human".
  */
 export async function fireTimers(
 	this: IExecuteFunctions,
 	engine: ScenarioEngine,
 ): Promise<INodeExecutionData[][]> {
-	const fired = await engine.fireDueTimers();
-	const items = fired.map((f) => ({
-		json: {
-			status: 'timer',
-			bot_id: f.conversation.botId,
-			client_id: f.conversation.clientId,
-			scenario: f.conversation.scenario,
-			state: f.conversation.state,
-			vars: f.conversation.vars,
-			handed_off: f.conversation.handedOff,
-			ended: f.conversation.ended,
-			sent: f.actions
-				.filter((a) => a.kind === 'reply' && a.status === 'done')
-				.map((a) => a.text ?? ''),
-			actions: f.actions as unknown as IDataObject[],
-			problems: f.problems as unknown as IDataObject[],
-		} as IDataObject,
-		pairedItem: { item: 0 },
-	}));
-	// No timer runs while a person has the client, so a handed-off result was handed off just now.
-	return [items.filter((i) => !i.json.handed_off), items.filter((i) => i.json.handed_off)];
+	const { messages, timers } = await engine.runDueWork();
+	const handled: INodeExecutionData[] = [];
+	const human: INodeExecutionData[] = [];
+	const pairedItem = { item: 0 };
+	for (const result of messages) {
+		(needsHuman(result) ? human : handled).push({
+			json: { ...resultItem(result), resumed: true },
+			pairedItem,
+		});
+	}
+	for (const fired of timers) {
+		const json = timerItem(fired);
+		// No timer runs while a person has the client, so a handed-off result was handed off just now.
+		(json.handed_off ? human : handled).push({ json, pairedItem });
+	}
+	return [handled, human];
+}
+
+function timerItem(f: TimerResult): IDataObject {
+	return {
+		status: f.kind,
+		bot_id: f.conversation.botId,
+		client_id: f.conversation.clientId,
+		scenario: f.conversation.scenario,
+		state: f.conversation.state,
+		vars: f.conversation.vars,
+		handed_off: f.conversation.handedOff,
+		ended: f.conversation.ended,
+		sent: f.actions
+			.filter((a) => a.kind === 'reply' && a.status === 'done')
+			.map((a) => a.text ?? ''),
+		actions: f.actions as unknown as IDataObject[],
+		problems: f.problems as unknown as IDataObject[],
+	};
 }

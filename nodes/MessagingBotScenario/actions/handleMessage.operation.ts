@@ -23,7 +23,13 @@ export function resultItem(result: HandleResult): IDataObject {
 		actions: result.actions as unknown as IDataObject[],
 		problems: result.problems as unknown as IDataObject[],
 		restart: result.restart ?? null,
+		late: result.late,
 	};
+}
+
+/** A result goes to "Needs a Human" when it handed the client over or a person has the client. */
+export function needsHuman(result: HandleResult): boolean {
+	return result.handoff || result.status === 'silenced';
 }
 
 /**
@@ -46,6 +52,7 @@ export async function handleMessages(
 					return { i, skip: `not a message.received event (${String(data.event)})` };
 				}
 				const result = await engine.handle({
+					...data,
 					message_id: String(data.message_id ?? ''),
 					client_id: String(data.client_id ?? ''),
 					bot_id: String(data.bot_id ?? ''),
@@ -69,11 +76,17 @@ export async function handleMessages(
 			handled.push({ json: { error: nodeError.message }, error: nodeError, pairedItem });
 		} else {
 			const json = resultItem(r.result);
-			const needsHuman = r.result.handoff || r.result.status === 'silenced';
-			(needsHuman ? human : handled).push({
+			(needsHuman(r.result) ? human : handled).push({
 				json: { ...json, text: (items[r.i].json as IDataObject).text ?? null },
 				pairedItem,
 			});
+			// Earlier messages whose own execution stopped, applied first by this one.
+			for (const earlier of r.result.alsoApplied ?? []) {
+				(needsHuman(earlier) ? human : handled).push({
+					json: { ...resultItem(earlier), resumed: true },
+					pairedItem,
+				});
+			}
 		}
 	}
 	return [handled, human];
