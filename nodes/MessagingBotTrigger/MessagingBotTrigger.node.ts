@@ -1,5 +1,6 @@
 import {
 	NodeConnectionTypes,
+	sleep,
 	type ICredentialsDecrypted,
 	type ICredentialTestFunctions,
 	type IDataObject,
@@ -11,12 +12,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import {
-	EVENT_TYPES,
-	receiveDelivery,
-	TEST_EVENT,
-	type IntakeOutcome,
-} from '../../runtime/webhooks';
+import { DEFAULT_BATCH_WINDOW_MS, EVENT_TYPES, receiveDelivery } from '../../runtime/webhooks';
 import { messagingBotRedisPing, openStateStore, stateStoreProperty } from '../shared/stateStore';
 
 const eventOptions = EVENT_TYPES.map((value) => ({
@@ -74,7 +70,30 @@ export class MessagingBotTrigger implements INodeType {
 				description: 'The events that start the workflow; others are acknowledged and ignored',
 				options: [{ name: 'All Events', value: '*' }, ...eventOptions],
 			},
-			stateStoreProperty('the delivery IDs already seen (48 hours)'),
+			{
+				displayName: 'Executions Under Load',
+				name: 'executions',
+				type: 'options',
+				noDataExpression: true,
+				default: 'batch',
+				options: [
+					{
+						name: 'Batch Deliveries',
+						value: 'batch',
+						description:
+							'A quiet workflow still starts one execution per delivery; during a burst, one execution per batch window takes every delivery received since, as items',
+					},
+					{
+						name: 'One Execution per Delivery',
+						value: 'perDelivery',
+						description:
+							'Every delivery is its own execution, also during bursts: each costs n8n an execution, and a burst of 100 or more can make the service time out',
+					},
+				],
+				description: 'How deliveries become executions when many arrive at once',
+			},
+			stateStoreProperty('the delivery IDs already seen (48 hours) and the deliveries waiting'),
+
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -83,7 +102,17 @@ export class MessagingBotTrigger implements INodeType {
 				default: {},
 				options: [
 					{
+						displayName: 'Batch Window (Ms)',
+						name: 'batchWindowMs',
+						type: 'number',
+						default: 250,
+						typeOptions: { minValue: 50, maxValue: 5000 },
+						description:
+							'With Batch Deliveries: during a burst, at most one execution starts per window; a delivery waits at most about this long for its execution',
+					},
+					{
 						displayName: 'Include Headers',
+
 						name: 'includeHeaders',
 						type: 'boolean',
 						default: false,
@@ -173,23 +202,31 @@ export class MessagingBotTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const res = this.getResponseObject();
-		const headers = this.getHeaderData();
-		const raw = rawBytes(this.getRequestObject().rawBody, this.getBodyData());
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const secrets = await signingSecrets(this);
 		if (secrets.length === 0)
 			this.logger.warn(
 				'Messaging Bot Trigger: no signing secret is set, so deliveries are accepted without checking who sent them',
 			);
+		const batching = this.getNodeParameter('executions', 'batch') === 'batch';
 		const outcome = await receiveDelivery(
-			{ raw, headers },
+			{
+				raw: rawBytes(this.getRequestObject().rawBody, this.getBodyData()),
+				headers: this.getHeaderData(),
+			},
 			{
 				secrets,
 				events: this.getNodeParameter('events', ['*']) as string[],
 				listening: this.getMode() === 'manual',
 				passTestEvents: options.passTestEvents === true,
+				includeHeaders: options.includeHeaders === true,
+				includeRawBody: options.includeRawBody === true,
 				scope: this.getWorkflow().id ?? 'workflow',
 				recordMessages: feedsScenario(this),
+				batchWindowMs: batching
+					? Math.max(50, Number(options.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS))
+					: 0,
+				sleep,
 				store: async () =>
 					await openStateStore(
 						this.getNodeParameter('stateStore', 'sqlite') as string,
@@ -204,41 +241,17 @@ export class MessagingBotTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 		if (outcome.kind === 'ignored') return { webhookResponse: outcome.body };
-		const workflowData = [
-			this.helpers.returnJsonArray([outputItem(outcome, secrets, headers, raw, options)]),
-		];
-		if (!outcome.recorded) return { workflowData, webhookResponse: outcome.body };
-		// Kept in the store already: the service is answered now, before n8n starts the execution.
+		if (!outcome.answerFirst) {
+			const items = (await outcome.items()) as IDataObject[];
+			return { workflowData: [this.helpers.returnJsonArray(items)], webhookResponse: outcome.body };
+		}
+		// Kept in the store already: the service is answered now, before any execution starts.
 		res.writeHead(200, { 'Content-Type': 'application/json' });
 		res.end(JSON.stringify(outcome.body));
-		return { noWebhookResponse: true, workflowData };
+		const items = (await outcome.items()) as IDataObject[];
+		if (items.length === 0) return { noWebhookResponse: true };
+		return { noWebhookResponse: true, workflowData: [this.helpers.returnJsonArray(items)] };
 	}
-}
-
-/** The event's data as the service sent it, and the delivery's own fields beside it. */
-function outputItem(
-	outcome: Extract<IntakeOutcome, { kind: 'accepted' }>,
-	secrets: string[],
-	headers: IDataObject,
-	raw: Uint8Array,
-	options: IDataObject,
-): IDataObject {
-	const { envelope } = outcome;
-	const data = envelope.data as IDataObject;
-	const item: IDataObject = {
-		...data,
-		event: envelope.event,
-		webhook_id: envelope.webhook_id,
-		delivery_id: outcome.deliveryId,
-		// The event's own time stays as sent; the delivery's is beside it.
-		timestamp: data.timestamp ?? envelope.timestamp,
-		delivered_at: envelope.timestamp,
-		is_test: envelope.event === TEST_EVENT,
-		signature_verified: secrets.length > 0,
-	};
-	if (options.includeHeaders) item.headers = headers;
-	if (options.includeRawBody) item.raw_body = Buffer.from(raw).toString('utf8');
-	return item;
 }
 
 /** A Scenario node handling messages follows this trigger: messages go to its inboxes. */

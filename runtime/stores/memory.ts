@@ -102,6 +102,16 @@ export class MemoryStore implements StateStore {
 		return (this.queuesOf(namespace).get(queue) ?? []).slice(0, limit).map((e) => ({ ...e }));
 	}
 
+	async take(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
+		// No await between reading and removing: one taker per entry.
+		const queues = this.queuesOf(namespace);
+		const entries = queues.get(queue) ?? [];
+		const taken = entries.slice(0, limit);
+		if (entries.length > taken.length) queues.set(queue, entries.slice(taken.length));
+		else queues.delete(queue);
+		return taken.map((e) => ({ ...e }));
+	}
+
 	async dequeue(namespace: string, queue: string, seqs: readonly number[]): Promise<void> {
 		const queues = this.queuesOf(namespace);
 		const left = (queues.get(queue) ?? []).filter((e) => !seqs.includes(e.seq));

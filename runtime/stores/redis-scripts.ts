@@ -61,6 +61,14 @@ export const SCRIPTS = {
 		local at = string.match(head[1], '^%d+:(%d+):')
 		redis.call('ZADD', KEYS[2], at, ARGV[1])
 		return 1`,
+	// KEYS: queue, heads index. ARGV: queue name, limit. Returns the members taken.
+	take: `
+		local taken = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+		if #taken > 0 then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, #taken - 1) end
+		local head = redis.call('ZRANGE', KEYS[1], 0, 0)
+		if #head == 0 then redis.call('ZREM', KEYS[2], ARGV[1])
+		else redis.call('ZADD', KEYS[2], string.match(head[1], '^%d+:(%d+):'), ARGV[1]) end
+		return taken`,
 } as const;
 
 export type Scripted = Redis & {
@@ -78,4 +86,5 @@ export type Scripted = Redis & {
 	mbRemove(record: string, dues: string, expected: number, key: string): Promise<number>;
 	mbEnqueue(numberOfKeys: number, ...args: Array<string | number>): Promise<number>;
 	mbDequeue(queue: string, heads: string, name: string, ...seqs: number[]): Promise<number>;
+	mbTake(queue: string, heads: string, name: string, limit: number): Promise<string[]>;
 };

@@ -30,6 +30,7 @@ export class RedisStore implements StateStore {
 		redis.defineCommand('mbRemove', { numberOfKeys: 2, lua: SCRIPTS.remove });
 		redis.defineCommand('mbEnqueue', { lua: SCRIPTS.enqueue });
 		redis.defineCommand('mbDequeue', { numberOfKeys: 2, lua: SCRIPTS.dequeue });
+		redis.defineCommand('mbTake', { numberOfKeys: 2, lua: SCRIPTS.take });
 		// Errors surface on the commands that fail; an unhandled 'error' event would crash n8n.
 		redis.on('error', () => undefined);
 		this.redis = redis;
@@ -150,15 +151,19 @@ export class RedisStore implements StateStore {
 		const members = await this.run(() =>
 			this.redis.zrange(this.key('inbox', namespace, queue), '0', String(limit - 1)),
 		);
-		return members.map((member) => {
-			const first = member.indexOf(':');
-			const second = member.indexOf(':', first + 1);
-			return {
-				seq: Number(member.slice(0, first)),
-				at: Number(member.slice(first + 1, second)),
-				value: member.slice(second + 1),
-			};
-		});
+		return members.map(parseMember);
+	}
+
+	async take(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
+		const members = await this.run(() =>
+			this.redis.mbTake(
+				this.key('inbox', namespace, queue),
+				this.key('inbox-heads', namespace),
+				queue,
+				limit,
+			),
+		);
+		return members.map(parseMember);
 	}
 
 	async dequeue(namespace: string, queue: string, seqs: readonly number[]): Promise<void> {
@@ -189,6 +194,17 @@ export class RedisStore implements StateStore {
 	async close(): Promise<void> {
 		if (this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis.disconnect());
 	}
+}
+
+/** A queue member is `seq:at:value`. */
+function parseMember(member: string): QueuedEntry {
+	const first = member.indexOf(':');
+	const second = member.indexOf(':', first + 1);
+	return {
+		seq: Number(member.slice(0, first)),
+		at: Number(member.slice(first + 1, second)),
+		value: member.slice(second + 1),
+	};
 }
 
 /** The fields of n8n's own Redis credential (the one its Redis node and queue mode use). */

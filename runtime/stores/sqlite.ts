@@ -146,6 +146,19 @@ export class SqliteStore implements StateStore {
 		).map((r) => ({ seq: Number(r.seq), value: r.value, at: Number(r.at) }));
 	}
 
+	async take(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
+		const taken = this.transaction(() => {
+			const rows = this.statements.queued.all(namespace, queue, limit) as Array<{
+				seq: number;
+				value: string;
+				at: number;
+			}>;
+			for (const row of rows) this.statements.dequeue.run(namespace, queue, row.seq);
+			return rows.map((r) => ({ seq: Number(r.seq), value: r.value, at: Number(r.at) }));
+		});
+		return taken === ROLLBACK ? [] : taken;
+	}
+
 	async dequeue(namespace: string, queue: string, seqs: readonly number[]): Promise<void> {
 		if (seqs.length === 0) return;
 		this.transaction(() => {

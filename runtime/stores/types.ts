@@ -79,6 +79,9 @@ export interface StateStore {
 	/** The queue's entries, lowest seq first. */
 	queued(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]>;
 
+	/** Removes and returns the queue's first entries, in one atomic step: each goes to one taker. */
+	take(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]>;
+
 	/** Removes entries from a queue (done with them). */
 	dequeue(namespace: string, queue: string, seqs: readonly number[]): Promise<void>;
 

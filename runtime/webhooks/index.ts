@@ -3,3 +3,4 @@ export * from './envelope';
 export * from './events';
 export * from './signature';
 export * from './intake';
+export * from './dispatch';

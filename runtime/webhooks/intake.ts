@@ -7,6 +7,7 @@ import {
 } from '../scenarios/inbox';
 import type { StateStore } from '../stores/types';
 import { DEFAULT_DEDUPE_TTL_MS, Deduplicator } from './dedupe';
+import { queueForExecution, takeBatch } from './dispatch';
 import { parseEnvelope, type Envelope } from './envelope';
 import { TEST_EVENT } from './events';
 import { verifySignature } from './signature';
@@ -40,6 +41,15 @@ export interface IntakeOptions {
 	 * the answer can go at once and the message survives whatever happens to the execution.
 	 */
 	recordMessages: boolean;
+	/**
+	 * Batch deliveries under load: at most one execution per window carries every delivery
+	 * accepted since. 0: one execution per delivery.
+	 */
+	batchWindowMs: number;
+	sleep: (ms: number) => Promise<void>;
+	/** Add the request headers, or the raw body, to the item. */
+	includeHeaders?: boolean;
+	includeRawBody?: boolean;
 	ttlMs?: number;
 }
 
@@ -51,10 +61,13 @@ export type IntakeOutcome =
 			kind: 'accepted';
 			status: 200;
 			body: AckBody;
-			envelope: Envelope;
-			deliveryId: string;
-			/** Recorded in the conversation inbox: answering before the execution starts is safe. */
-			recorded: boolean;
+			/**
+			 * Kept in the store already: the service may be answered before the execution starts.
+			 * Otherwise n8n answers once it has created the execution.
+			 */
+			answerFirst: boolean;
+			/** The items to start the workflow with (none: another execution carries this one). */
+			items: () => Promise<object[]>;
 	  };
 
 export type AckBody = {
@@ -104,21 +117,31 @@ export async function receiveDelivery(
 	const isTest = envelope.event === TEST_EVENT;
 	if (isTest ? !(options.listening || options.passTestEvents) : !selected(envelope, options))
 		return ignored(isTest ? 'test event' : 'event not selected');
-	// In the editor, every event shows; only production deliveries are recorded.
-	let recorded = false;
-	if (!options.listening) {
-		const fresh = await record(envelope, deliveryId, options);
-		if (!fresh) return ignored('already received');
-		recorded = fresh === 'recorded';
-	}
-	return {
+	const item = deliveryItem(envelope, deliveryId, delivery, options);
+	const accepted = (answerFirst: boolean, items: () => Promise<object[]>): IntakeOutcome => ({
 		kind: 'accepted',
 		status: 200,
 		body: { received: true, started: true, delivery_id: deliveryId },
-		envelope,
-		deliveryId,
-		recorded,
-	};
+		answerFirst,
+		items,
+	});
+	// In the editor, every event shows; only production deliveries are recorded.
+	if (options.listening) return accepted(false, async () => [item]);
+	const store = await options.store();
+	const kept = await record(store, envelope, deliveryId, item, options);
+	if (kept === false) return ignored('already received');
+	if (kept.dispatchSeq !== undefined) {
+		const seq = kept.dispatchSeq;
+		return accepted(
+			true,
+			async () =>
+				await takeBatch(store, options.scope, seq, {
+					windowMs: options.batchWindowMs,
+					sleep: options.sleep,
+				}),
+		);
+	}
+	return accepted(kept.inInbox, async () => [item]);
 }
 
 function selected(envelope: Envelope, options: IntakeOptions): boolean {
@@ -126,31 +149,65 @@ function selected(envelope: Envelope, options: IntakeOptions): boolean {
 }
 
 /**
- * Claims the delivery (and a message's id) for 48 hours. A message bound for a Scenario node is
- * appended to its conversation's inbox in the same atomic write.
+ * Records the delivery: its claims (48 hours) and, for a message bound for a Scenario node, its
+ * place in the conversation's inbox, in one atomic write; with batching, its item in the dispatch
+ * queue. False for a redelivery.
  */
 async function record(
+	store: StateStore,
 	envelope: Envelope,
 	deliveryId: string,
+	item: object,
 	options: IntakeOptions,
-): Promise<false | 'claimed' | 'recorded'> {
-	const store = await options.store();
+): Promise<false | { inInbox: boolean; dispatchSeq?: number }> {
 	const ttl = options.ttlMs ?? DEFAULT_DEDUPE_TTL_MS;
-	if (envelope.event === 'message.received' && options.recordMessages) {
+	const isMessage = envelope.event === 'message.received';
+	const messageId = isMessage ? String(envelope.data.message_id) : undefined;
+	const claims = messageId === undefined ? [`d:${deliveryId}`] : inboxClaims(messageId, deliveryId);
+	let inInbox = false;
+	if (isMessage && options.recordMessages) {
 		const message = envelope.data as MessageReceived;
 		const seq = await store.enqueue(
 			inboxNamespace(options.scope),
 			inboxQueue(message),
-			inboxClaims(message.message_id, deliveryId),
+			claims,
 			encodeInbound(message),
 			ttl,
 		);
-		return seq === null ? false : 'recorded';
+		if (seq === null) return false;
+		inInbox = true;
 	}
-	const messageId =
-		envelope.event === 'message.received' ? String(envelope.data.message_id) : undefined;
+	if (options.batchWindowMs > 0) {
+		// A message already kept in its inbox made its claims there.
+		const seq = await queueForExecution(store, options.scope, item, inInbox ? [] : claims, ttl);
+		return seq === null ? false : { inInbox, dispatchSeq: seq };
+	}
+	if (inInbox) return { inInbox };
 	const first = await new Deduplicator(store, options.scope, ttl).firstSeen(deliveryId, messageId);
-	return first ? 'claimed' : false;
+	return first ? { inInbox: false } : false;
+}
+
+/** The event's data as the service sent it, and the delivery's own fields beside it. */
+function deliveryItem(
+	envelope: Envelope,
+	deliveryId: string,
+	delivery: Delivery,
+	options: IntakeOptions,
+): Record<string, unknown> {
+	const data = envelope.data;
+	return {
+		...data,
+		event: envelope.event,
+		webhook_id: envelope.webhook_id,
+		delivery_id: deliveryId,
+		// The event's own time stays as sent; the delivery's is beside it.
+		timestamp: data.timestamp ?? envelope.timestamp,
+		delivered_at: envelope.timestamp,
+		is_test: envelope.event === TEST_EVENT,
+		signature_verified: options.secrets.length > 0,
+		...(options.includeHeaders ? { headers: delivery.headers } : {}),
+		...(options.includeRawBody ? { raw_body: Buffer.from(delivery.raw).toString('utf8') } : {}),
+	};
 }
 
 function header(value: string | string[] | undefined): string | undefined {

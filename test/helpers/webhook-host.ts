@@ -37,7 +37,12 @@ export class WebhookHost {
 	}
 
 	async start(): Promise<this> {
-		this.server = createServer((req, res) => void this.handle(req, res));
+		// A handler may go on after answering (a batch waits for its window): idle() waits for it.
+		this.server = createServer((req, res) => {
+			const handling = this.handle(req, res);
+			this.running.add(handling);
+			void handling.finally(() => this.running.delete(handling));
+		});
 		await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
 		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/webhook/messaging-bot`;
 		return this;

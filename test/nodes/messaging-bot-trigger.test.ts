@@ -412,3 +412,31 @@ describe('Messaging Bot Trigger with the emulator: order.created → tag the cli
 		await host.stop();
 	});
 });
+
+describe('Messaging Bot Trigger: bursts', () => {
+	const burst = async (executions: 'batch' | 'perDelivery') => {
+		const host = await new WebhookHost(triggerWorkflow({ executions }), {
+			messagingBotWebhookApi: { secret: SECRET },
+		}).start();
+		const deliveries = Array.from({ length: 40 }, (_, i) =>
+			delivery('order.created', { client_id: 'cl_ada', order_id: `ord_${i}` }, `dlv_burst_${i}`),
+		);
+		const answers = await Promise.all(deliveries.map((d) => post(host, d)));
+		await host.stop();
+		const carried = host.executions.flatMap((e) => e.items.map((i) => String(i.order_id)));
+		return { answers, carried, runs: host.executions.length };
+	};
+
+	it('batches a burst into few executions, every delivery in exactly one', async () => {
+		const { answers, carried, runs } = await burst('batch');
+		expect(answers.every((a) => a.status === 200 && a.body.started === true)).toBe(true);
+		expect(carried.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `ord_${i}`).sort());
+		expect(runs).toBeLessThan(10);
+	});
+
+	it('starts one execution per delivery when asked to', async () => {
+		const { carried, runs } = await burst('perDelivery');
+		expect(carried).toHaveLength(40);
+		expect(runs).toBe(40);
+	});
+});

@@ -48,6 +48,9 @@ class CrashingStore implements StateStore {
 	queued(ns: string, queue: string, limit: number) {
 		return this.inner.queued(ns, queue, limit);
 	}
+	take(ns: string, queue: string, limit: number) {
+		return this.inner.take(ns, queue, limit);
+	}
 	dequeue(ns: string, queue: string, seqs: readonly number[]) {
 		return this.inner.dequeue(ns, queue, seqs);
 	}

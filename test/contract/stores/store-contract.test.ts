@@ -193,6 +193,16 @@ describe.each(backends)('state store contract: $name', (backend) => {
 		expect(await store.stalled('i', clock, 10)).toEqual(['new']);
 	});
 
+	it('takes the first entries of a queue once, whoever asks at the same time', async () => {
+		for (let i = 0; i < 10; i++) await store.enqueue('i', 'q', [`t${i}`], `v${i}`, 1000);
+		const takers = await Promise.all([store.take('i', 'q', 4), store.take('i', 'q', 4)]);
+		const values = takers.flat().map((e) => e.value);
+		expect(values.sort()).toEqual(['v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7']);
+		expect((await store.take('i', 'q', 10)).map((e) => e.value)).toEqual(['v8', 'v9']);
+		expect(await store.take('i', 'q', 10)).toEqual([]);
+		expect(await store.stalled('i', clock, 10)).toEqual([]);
+	});
+
 	it('gives exactly one of 30 concurrent appends of one id the entry', async () => {
 		const results = await Promise.all(
 			Array.from({ length: 30 }, (_, i) => store.enqueue('i', 'q', ['m:same'], `c${i}`, 1000)),
