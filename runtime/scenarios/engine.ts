@@ -85,6 +85,8 @@ export interface DueWork {
 	messages: HandleResult[];
 	/** Timers fired and effects resumed. */
 	timers: TimerResult[];
+	/** Conversations that could not be worked on this time (left for the next run). */
+	failures: Array<{ conversation: string; error: string }>;
 }
 
 export type { TimerResult };
@@ -130,7 +132,7 @@ export class ScenarioEngine {
 			latePolicy: options.latePolicy ?? 'ignore',
 			stalledAfterMs: options.stalledAfterMs ?? 15_000,
 		};
-		const leaseMs = options.leaseMs ?? 300_000;
+		const leaseMs = options.leaseMs ?? 60_000;
 		this.conversations = new ConversationStore(options.store, `scenario:${scope}`, {
 			retentionMs: options.retentionMs ?? 30 * DAY,
 			recheckMs: Math.min(leaseMs, 30_000),
@@ -184,20 +186,30 @@ export class ScenarioEngine {
 	 * finishes unfinished effects and fires due timers. Safe to run from several schedules at once.
 	 */
 	async runDueWork(now = this.clock.now(), limit = 500): Promise<DueWork> {
+		const failures: DueWork['failures'] = [];
+		// One conversation that fails (its store write, say) never holds up the others.
+		const guarded = async <T>(key: string, work: () => Promise<T>): Promise<T | undefined> => {
+			try {
+				return await this.queue.run(key, work);
+			} catch (error) {
+				failures.push({ conversation: key, error: (error as Error).message });
+				return undefined;
+			}
+		};
 		const stalled = await this.store.stalled(this.inbox, now - this.settings.stalledAfterMs, limit);
 		const messages = (
-			await Promise.all(stalled.map((key) => this.queue.run(key, () => this.applier.apply(key))))
-		).flat();
-		return { messages, timers: await this.fireDueTimers(now, limit) };
+			await Promise.all(stalled.map((key) => guarded(key, () => this.applier.apply(key))))
+		).flatMap((r) => r ?? []);
+		const keys = await this.conversations.due(now, limit);
+		const timers = (
+			await Promise.all(keys.map((key) => guarded(key, () => this.dueRunner.run(key, now))))
+		).filter((r): r is TimerResult => r !== undefined);
+		return { messages, timers, failures };
 	}
 
 	/** Fires the silence timers due at `now` and resumes effects a stopped worker left. */
 	async fireDueTimers(now = this.clock.now(), limit = 500): Promise<TimerResult[]> {
-		const keys = await this.conversations.due(now, limit);
-		const fired = await Promise.all(
-			keys.map((key) => this.queue.run(key, () => this.dueRunner.run(key, now))),
-		);
-		return fired.filter((r): r is TimerResult => r !== undefined);
+		return (await this.runDueWork(now, limit)).timers;
 	}
 
 	/** Gives a handed-off conversation back to the bot. False when it was not handed off. */

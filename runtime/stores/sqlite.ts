@@ -34,12 +34,19 @@ export class SqliteStore implements StateStore {
 	 * it is undone when `work` throws or returns ROLLBACK.
 	 */
 	private transaction<T>(work: () => T | typeof ROLLBACK): T | typeof ROLLBACK {
+		// Never left open: a connection stuck in a transaction would hold the write lock forever.
+		if (this.db.isTransaction) this.db.exec('ROLLBACK');
 		this.db.exec('BEGIN IMMEDIATE');
 		let result: T | typeof ROLLBACK = ROLLBACK;
+		let done = false;
 		try {
 			result = work();
+			if (result !== ROLLBACK) {
+				this.db.exec('COMMIT');
+				done = true;
+			}
 		} finally {
-			this.db.exec(result === ROLLBACK ? 'ROLLBACK' : 'COMMIT');
+			if (!done && this.db.isTransaction) this.db.exec('ROLLBACK');
 		}
 		return result;
 	}

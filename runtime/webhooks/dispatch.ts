@@ -33,26 +33,24 @@ export async function queueForExecution(
 }
 
 /**
- * What the delivery queued as `seq` starts: every item queued since the last execution when this
- * delivery opens the batch window, nothing when another delivery's execution took (or will take)
- * its item. Waits at most a few windows; the service has been answered already.
+ * What an accepted delivery starts: every item queued since the last execution when it opens the
+ * batch window, nothing otherwise. A delivery that finds the window taken waits for it to close
+ * (once) and tries again; if another delivery opens the next window first, that one takes every
+ * item queued before its claim, this delivery's included. So a delivery waits at most one window
+ * for its execution, and n8n keeps each waiting request's resources for no longer than that.
  */
 export async function takeBatch(
 	store: StateStore,
 	scope: string,
-	seq: number,
 	timing: { windowMs: number; sleep: (ms: number) => Promise<void> },
 ): Promise<object[]> {
 	const ns = dispatchNamespace(scope);
-	for (let round = 0; round < 40; round++) {
+	for (let round = 0; round < 2; round++) {
 		if (await store.claim(ns, RUNNER, timing.windowMs)) {
 			const taken = await store.take(ns, QUEUE, MAX_ITEMS);
 			return taken.map((entry) => JSON.parse(entry.value) as object);
 		}
-		await timing.sleep(timing.windowMs);
-		// Entries are taken from the front: ours is gone once the head is past it.
-		const [head] = await store.queued(ns, QUEUE, 1);
-		if (!head || head.seq > seq) return [];
+		if (round === 0) await timing.sleep(timing.windowMs);
 	}
 	return [];
 }

@@ -131,11 +131,10 @@ export async function receiveDelivery(
 	const kept = await record(store, envelope, deliveryId, item, options);
 	if (kept === false) return ignored('already received');
 	if (kept.dispatchSeq !== undefined) {
-		const seq = kept.dispatchSeq;
 		return accepted(
 			true,
 			async () =>
-				await takeBatch(store, options.scope, seq, {
+				await takeBatch(store, options.scope, {
 					windowMs: options.batchWindowMs,
 					sleep: options.sleep,
 				}),

@@ -37,7 +37,7 @@ export function productionUrl(n8nUrl: string, workflow: Workflow): string {
  */
 export function prepareN8n(
 	o: N8nOptions,
-	api: { baseUrl: string; apiKey: string },
+	api: { baseUrl: string; apiKey: string; rateLimit?: number; rateWindowSeconds?: number },
 	webhookSecret: string,
 	workflows: Workflow[] = exampleWorkflows(),
 	extraCredentials: Array<{ id: string; name: string; type: string; data: object }> = [],
@@ -52,8 +52,8 @@ export function prepareN8n(
 				baseUrl: api.baseUrl,
 				apiKey: api.apiKey,
 				authHeader: 'bearer',
-				rateLimit: 100,
-				rateWindowSeconds: 60,
+				rateLimit: api.rateLimit ?? 100,
+				rateWindowSeconds: api.rateWindowSeconds ?? 60,
 			},
 		},
 		{

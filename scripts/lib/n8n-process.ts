@@ -120,6 +120,8 @@ export type RunningN8n = {
 	process: ChildProcess;
 	log: () => string;
 	stop(): Promise<void>;
+	/** SIGKILL to n8n and its task runners, as a crash or an OOM kill would: nothing runs after. */
+	kill(): Promise<void>;
 };
 
 /** Starts n8n and resolves once /healthz answers 200. */
@@ -171,7 +173,12 @@ export async function startN8n(
 			(r) => r.ok,
 			() => false,
 		);
-		if (ok) return { url, process: child, log: () => output, stop };
+		const kill = async () => {
+			process.off('exit', killOnExit);
+			signalGroup('SIGKILL');
+			await exited;
+		};
+		if (ok) return { url, process: child, log: () => output, stop, kill };
 		await sleep(500);
 	}
 	await stop();

@@ -29,6 +29,8 @@ export interface Attempt {
 	ok: boolean;
 	/** Exactly what went over the wire, so tests can check the signature independently. */
 	request: { headers: Record<string, string>; body: string };
+	/** The start of what the receiver answered. */
+	response_body?: string;
 }
 
 export interface Delivery {
@@ -174,6 +176,7 @@ export class WebhookDispatcher {
 		const started = performance.now();
 		let statusCode: number | null = null;
 		let error: string | null = null;
+		let responseBody: string | undefined;
 		try {
 			const res = await request(sub.url, {
 				method: 'POST',
@@ -183,7 +186,7 @@ export class WebhookDispatcher {
 				signal: AbortSignal.timeout(this.settings.deliveryTimeoutMs),
 			});
 			statusCode = res.statusCode;
-			await res.body.dump();
+			responseBody = (await res.body.text()).slice(0, 300);
 		} catch (e) {
 			const err = e as Error & { code?: string };
 			error =
@@ -203,6 +206,7 @@ export class WebhookDispatcher {
 			error,
 			ok,
 			request: { headers, body },
+			...(responseBody === undefined ? {} : { response_body: responseBody }),
 		});
 		this.settle(delivery, kind, ok);
 	}

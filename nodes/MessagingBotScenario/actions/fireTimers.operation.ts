@@ -13,7 +13,7 @@ export async function fireTimers(
 	this: IExecuteFunctions,
 	engine: ScenarioEngine,
 ): Promise<INodeExecutionData[][]> {
-	const { messages, timers } = await engine.runDueWork();
+	const { messages, timers, failures } = await engine.runDueWork();
 	const handled: INodeExecutionData[] = [];
 	const human: INodeExecutionData[] = [];
 	const pairedItem = { item: 0 };
@@ -27,6 +27,9 @@ export async function fireTimers(
 		const json = timerItem(fired);
 		// No timer runs while a person has the client, so a handed-off result was handed off just now.
 		(json.handed_off ? human : handled).push({ json, pairedItem });
+	}
+	for (const failure of failures) {
+		handled.push({ json: { status: 'error', ...failure }, pairedItem });
 	}
 	return [handled, human];
 }

@@ -1,0 +1,283 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: timers for a burst, never loaded by n8n */
+import {
+	API_CREDENTIAL_ID,
+	WEBHOOK_CREDENTIAL_ID,
+	type Workflow,
+} from '../../scripts/lib/demo-setup';
+import type { RunningEmulator } from '../emulator';
+import { admin, sentTexts } from '../helpers/emulator';
+
+/**
+ * A burst of clients writing to a bot while n8n is killed, and the checks that every accepted
+ * message was handled once, in order: shared by the regular and the queue-mode kill tests.
+ */
+
+const STATES = 30;
+
+/** One state per message: state k answers "s<k> got <text>", so the transcript shows each step. */
+export function stepsScenario(): string {
+	const states: Record<string, unknown> = {};
+	for (let k = 0; k < STATES; k++) {
+		states[`s${k}`] = {
+			messages: [`s${k} got {{message.text}}`],
+			on: [{ match: { any: true }, target: `s${Math.min(k + 1, STATES - 1)}` }],
+		};
+	}
+	return JSON.stringify({ id: 'steps', version: 1, start: 's0', states });
+}
+
+export const BURST_WORKFLOW_ID = 'mbKillBurst00001';
+export const BURST_HOOK = 'messaging-bot-burst';
+
+/** Trigger → Scenario, and a Schedule Trigger every 5 s → Run Due Work. */
+export function burstWorkflow(nodeExtras: Record<string, unknown> = {}): Workflow {
+	const scenario = stepsScenario();
+	const credentials = { messagingBotApi: { id: API_CREDENTIAL_ID, name: 'Messaging Bot API' } };
+	const options = { latePolicy: 'apply' };
+	const nodes = [
+		{
+			id: 'b0000000-0000-4000-8000-000000000001',
+			name: 'Client Writes',
+			type: 'n8n-nodes-messaging-bot.messagingBotTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: BURST_HOOK,
+			parameters: { events: ['message.received'], options: {} },
+			credentials: {
+				messagingBotWebhookApi: { id: WEBHOOK_CREDENTIAL_ID, name: 'Messaging Bot Webhook' },
+			},
+		},
+		{
+			id: 'b0000000-0000-4000-8000-000000000002',
+			name: 'Steps',
+			type: 'n8n-nodes-messaging-bot.messagingBotScenario',
+			typeVersion: 1,
+			position: [260, 0],
+			parameters: { operation: 'handleMessage', scenario, options },
+			credentials,
+		},
+		{
+			id: 'b0000000-0000-4000-8000-000000000003',
+			name: 'Every 5 Seconds',
+			type: 'n8n-nodes-base.scheduleTrigger',
+			typeVersion: 1.2,
+			position: [0, 260],
+			parameters: { rule: { interval: [{ field: 'seconds', secondsInterval: 5 }] } },
+		},
+		{
+			id: 'b0000000-0000-4000-8000-000000000004',
+			name: 'Run Due Work',
+			type: 'n8n-nodes-messaging-bot.messagingBotScenario',
+			typeVersion: 1,
+			position: [260, 260],
+			parameters: { operation: 'fireTimers', scenario, options },
+			credentials,
+		},
+	].map((node) =>
+		node.type.startsWith('n8n-nodes-messaging-bot.') ? { ...node, ...nodeExtras } : node,
+	);
+	return {
+		id: BURST_WORKFLOW_ID,
+		name: 'Burst and kill',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes,
+		connections: {
+			'Client Writes': { main: [[{ node: 'Steps', type: 'main', index: 0 }]] },
+			'Every 5 Seconds': { main: [[{ node: 'Run Due Work', type: 'main', index: 0 }]] },
+		},
+	} as unknown as Workflow;
+}
+
+export type BurstPlan = {
+	clients: number;
+	perClient: number;
+	/** Time between one client's messages (ms), before jitter. */
+	gapMs: number;
+	/** Share of messages whose delivery is sent again by hand, as a redelivered copy. */
+	copies: number;
+};
+
+export type BurstLog = { copiesAnswered: number[]; copiesFailed: number };
+
+/** The service's side: clients write, each message delivered (and some copied) to n8n. */
+export async function runBurst(
+	emulator: RunningEmulator,
+	url: () => string,
+	clientIds: string[],
+	plan: BurstPlan,
+): Promise<BurstLog> {
+	const log: BurstLog = { copiesAnswered: [], copiesFailed: 0 };
+	const copies: Array<Promise<void>> = [];
+	await Promise.all(
+		clientIds.slice(0, plan.clients).map(async (clientId) => {
+			await sleep(Math.random() * plan.gapMs);
+			for (let i = 1; i <= plan.perClient; i++) {
+				const { body } = await admin<{ delivery_ids: string[] }>(emulator, 'POST', '/inbound', {
+					bot_id: 'bot_shop',
+					client_id: clientId,
+					text: `m${i}`,
+					message_id: `${clientId}-m${i}`,
+				});
+				if (Math.random() < plan.copies)
+					copies.push(copyLater(emulator, url, body.data.delivery_ids[0], log));
+				await sleep(plan.gapMs + Math.random() * 300);
+			}
+		}),
+	);
+	await Promise.all(copies);
+	return log;
+}
+
+/** The same signed request again, shortly after: what a service retry after a timeout sends. */
+async function copyLater(
+	emulator: RunningEmulator,
+	url: () => string,
+	deliveryId: string,
+	log: BurstLog,
+): Promise<void> {
+	await sleep(300);
+	const attempts = (
+		await admin<{
+			attempts: Array<{ request: { headers: Record<string, string>; body: string } }>;
+		}>(emulator, 'GET', `/deliveries/${deliveryId}`)
+	).body.data.attempts;
+	if (attempts.length === 0) return;
+	const { headers, body } = attempts[0].request;
+	try {
+		const res = await fetch(url(), { method: 'POST', headers, body });
+		log.copiesAnswered.push(res.status);
+		await res.arrayBuffer();
+	} catch {
+		log.copiesFailed++;
+	}
+}
+
+type DeliveryView = {
+	id: string;
+	state: string;
+	data: { message_id: string; client_id: string; text: string };
+	attempts?: Array<{ ok: boolean; response_body?: string }>;
+};
+
+/** Waits until the service has nothing left to retry, then re-requests every dead letter. */
+export async function settleDeliveries(emulator: RunningEmulator): Promise<number> {
+	for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+		const list = (
+			await admin<DeliveryView[]>(emulator, 'GET', '/deliveries?event=message.received')
+		).body.data;
+		if (list.every((d) => d.state !== 'pending' && d.state !== 'awaiting_retry')) break;
+		await sleep(1000);
+	}
+	const dead = (await admin<DeliveryView[]>(emulator, 'GET', '/dead-letter')).body.data;
+	// As a user re-requests them from the dashboard, a few at a time.
+	for (let i = 0; i < dead.length; i += 10)
+		await Promise.all(
+			dead
+				.slice(i, i + 10)
+				.map(async (d) => await admin(emulator, 'POST', `/dead-letter/${d.id}/redeliver`)),
+		);
+	return dead.length;
+}
+
+/**
+ * Message ids the trigger acknowledged (its JSON 200 to some attempt of their delivery), and
+ * those n8n itself answered 200 while starting up, before any node was loaded ("n8n is starting
+ * up. Please wait"): the service counts those as delivered, though no node ever saw them.
+ */
+export async function acknowledged(
+	emulator: RunningEmulator,
+): Promise<{ byTrigger: Map<string, string>; byStartingN8n: string[] }> {
+	const list = (await admin<DeliveryView[]>(emulator, 'GET', '/deliveries?event=message.received'))
+		.body.data;
+	const byTrigger = new Map<string, string>();
+	const byStartingN8n: string[] = [];
+	for (const summary of list) {
+		const d = (await admin<DeliveryView>(emulator, 'GET', `/deliveries/${summary.id}`)).body.data;
+		const ok = (d.attempts ?? []).filter((a) => a.ok);
+		if (ok.some((a) => a.response_body?.includes('"received":true')))
+			byTrigger.set(d.data.message_id, d.id);
+		else if (ok.some((a) => a.response_body?.startsWith('n8n is starting up')))
+			byStartingN8n.push(d.data.message_id);
+	}
+	return { byTrigger, byStartingN8n };
+}
+
+export type Transcript = { clientId: string; replies: Array<{ state: number; text: string }> };
+
+export async function transcripts(
+	emulator: RunningEmulator,
+	clientIds: string[],
+): Promise<Transcript[]> {
+	return await Promise.all(
+		clientIds.map(async (clientId) => ({
+			clientId,
+			replies: (await sentTexts(emulator, clientId)).map((t) => {
+				const m = /^s(\d+) got (.*)$/.exec(t);
+				return { state: m ? Number(m[1]) : -1, text: m ? m[2] : t };
+			}),
+		})),
+	);
+}
+
+export type Verdict = {
+	messages: number;
+	applied: number;
+	duplicates: number;
+	/** Steps with no reply: the reply in flight when n8n died, marked unknown, never re-sent. */
+	unknown: number;
+	/** Messages applied after one written later (their delivery came back after a kill). */
+	late: number;
+	/** Accepted by the service's view and never applied. */
+	lost: number;
+	/** A conversation stepped twice at once, or replies out of step order. */
+	outOfStep: number;
+};
+
+/** Checks every transcript against the one-at-a-time run of the messages it applied. */
+export function verdict(
+	all: Transcript[],
+	perClient: number,
+	acked?: Map<string, string>,
+	/** Each conversation's state in the store: a step whose reply never came shows there. */
+	stored?: Map<string, number>,
+): Verdict & { missing: string[] } {
+	const v: Verdict & { missing: string[] } = {
+		missing: [],
+		messages: all.length * perClient,
+		applied: 0,
+		duplicates: 0,
+		unknown: 0,
+		late: 0,
+		lost: 0,
+		outOfStep: 0,
+	};
+	for (const { clientId, replies } of all) {
+		const texts = replies.map((r) => r.text);
+		for (let i = 1; i <= perClient; i++) {
+			const id = `${clientId}-m${i}`;
+			if (!texts.includes(`m${i}`) && (!acked || acked.has(id))) v.missing.push(id);
+		}
+		v.duplicates += texts.length - new Set(texts).size;
+		v.applied += new Set(texts).size;
+		// One at a time: step k follows step k-1; a gap is a reply whose outcome is unknown.
+		let expected = 0;
+		for (const r of replies) {
+			if (r.state < expected) v.outOfStep++;
+			else v.unknown += r.state - expected;
+			expected = r.state + 1;
+		}
+		const last = stored?.get(clientId);
+		if (last !== undefined && last >= expected) v.unknown += last - expected + 1;
+		const order = texts.map((t) => Number(t.slice(1)));
+		v.late += order.filter((n, i) => order.slice(0, i).some((earlier) => earlier > n)).length;
+		v.lost += perClient - new Set(texts).size;
+	}
+	// A missing reply is either unknown (the step happened) or a lost message.
+	v.lost -= v.unknown;
+	return v;
+}
+
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
