@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	sleep,
 	type ICredentialsDecrypted,
 	type ICredentialTestFunctions,
 	type IDataObject,
@@ -12,7 +11,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { DEFAULT_BATCH_WINDOW_MS, EVENT_TYPES, receiveDelivery } from '../../runtime/webhooks';
+import { EVENT_TYPES, receiveDelivery } from '../../runtime/webhooks';
 import { messagingBotRedisPing, openStateStore, stateStoreProperty } from '../shared/stateStore';
 
 const eventOptions = EVENT_TYPES.map((value) => ({
@@ -81,7 +80,7 @@ export class MessagingBotTrigger implements INodeType {
 						name: 'Batch Deliveries',
 						value: 'batch',
 						description:
-							'A quiet workflow still starts one execution per delivery; during a burst, one execution per batch window takes every delivery received since, as items',
+							'Each delivery is kept and answered at once; its execution takes every delivery kept and not yet started, as items. A quiet workflow still gets one execution per delivery; a burst gets fewer.',
 					},
 					{
 						name: 'One Execution per Delivery',
@@ -101,15 +100,6 @@ export class MessagingBotTrigger implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
-					{
-						displayName: 'Batch Window (Ms)',
-						name: 'batchWindowMs',
-						type: 'number',
-						default: 250,
-						typeOptions: { minValue: 50, maxValue: 5000 },
-						description:
-							'With Batch Deliveries: during a burst, at most one execution starts per window; a delivery waits at most about this long for its execution',
-					},
 					{
 						displayName: 'Include Headers',
 
@@ -223,10 +213,7 @@ export class MessagingBotTrigger implements INodeType {
 				includeRawBody: options.includeRawBody === true,
 				scope: this.getWorkflow().id ?? 'workflow',
 				recordMessages: feedsScenario(this),
-				batchWindowMs: batching
-					? Math.max(50, Number(options.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS))
-					: 0,
-				sleep,
+				batch: batching,
 				store: async () =>
 					await openStateStore(
 						this.getNodeParameter('stateStore', 'sqlite') as string,

@@ -12,9 +12,6 @@ export function dispatchNamespace(scope: string): string {
 }
 
 const QUEUE = 'deliveries';
-const RUNNER = 'runner';
-/** The default batch window: short enough to be unnoticed, long enough to gather a burst. */
-export const DEFAULT_BATCH_WINDOW_MS = 250;
 /** Items one execution carries at most; the rest go with the next. */
 const MAX_ITEMS = 1000;
 
@@ -33,24 +30,12 @@ export async function queueForExecution(
 }
 
 /**
- * What an accepted delivery starts: every item queued since the last execution when it opens the
- * batch window, nothing otherwise. A delivery that finds the window taken waits for it to close
- * (once) and tries again; if another delivery opens the next window first, that one takes every
- * item queued before its claim, this delivery's included. So a delivery waits at most one window
- * for its execution, and n8n keeps each waiting request's resources for no longer than that.
+ * What an accepted delivery starts: every item queued and not yet taken, its own included unless
+ * another delivery's execution took it already; nothing then. One atomic take, no waiting: under
+ * a burst, deliveries recorded while n8n was busy go together in one execution, and a quiet
+ * workflow still gets one execution per delivery.
  */
-export async function takeBatch(
-	store: StateStore,
-	scope: string,
-	timing: { windowMs: number; sleep: (ms: number) => Promise<void> },
-): Promise<object[]> {
-	const ns = dispatchNamespace(scope);
-	for (let round = 0; round < 2; round++) {
-		if (await store.claim(ns, RUNNER, timing.windowMs)) {
-			const taken = await store.take(ns, QUEUE, MAX_ITEMS);
-			return taken.map((entry) => JSON.parse(entry.value) as object);
-		}
-		if (round === 0) await timing.sleep(timing.windowMs);
-	}
-	return [];
+export async function takeBatch(store: StateStore, scope: string): Promise<object[]> {
+	const taken = await store.take(dispatchNamespace(scope), QUEUE, MAX_ITEMS);
+	return taken.map((entry) => JSON.parse(entry.value) as object);
 }

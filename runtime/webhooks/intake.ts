@@ -41,12 +41,8 @@ export interface IntakeOptions {
 	 * the answer can go at once and the message survives whatever happens to the execution.
 	 */
 	recordMessages: boolean;
-	/**
-	 * Batch deliveries under load: at most one execution per window carries every delivery
-	 * accepted since. 0: one execution per delivery.
-	 */
-	batchWindowMs: number;
-	sleep: (ms: number) => Promise<void>;
+	/** Batch deliveries under load: an execution carries every delivery accepted and not yet taken. */
+	batch: boolean;
 	/** Add the request headers, or the raw body, to the item. */
 	includeHeaders?: boolean;
 	includeRawBody?: boolean;
@@ -131,14 +127,7 @@ export async function receiveDelivery(
 	const kept = await record(store, envelope, deliveryId, item, options);
 	if (kept === false) return ignored('already received');
 	if (kept.dispatchSeq !== undefined) {
-		return accepted(
-			true,
-			async () =>
-				await takeBatch(store, options.scope, {
-					windowMs: options.batchWindowMs,
-					sleep: options.sleep,
-				}),
-		);
+		return accepted(true, async () => await takeBatch(store, options.scope));
 	}
 	return accepted(kept.inInbox, async () => [item]);
 }
@@ -176,7 +165,7 @@ async function record(
 		if (seq === null) return false;
 		inInbox = true;
 	}
-	if (options.batchWindowMs > 0) {
+	if (options.batch) {
 		// A message already kept in its inbox made its claims there.
 		const seq = await queueForExecution(store, options.scope, item, inInbox ? [] : claims, ttl);
 		return seq === null ? false : { inInbox, dispatchSeq: seq };
