@@ -12,7 +12,8 @@ import { fmt, percentile, table } from './lib';
 
 /**
  * Bursts of distinct signed deliveries, N at a time, into one real n8n under its default
- * settings: the Messaging Bot Trigger (default: Batch Deliveries) against n8n's own Webhook node
+ * settings: the Messaging Bot Trigger on its own port, and on n8n's webhook URL (default: Batch
+ * Deliveries), against n8n's own Webhook node
  * answering on receipt. Each workflow does the same work per delivery: an HTTP Request node posts
  * the delivery id to a sink in this script, which tells when every delivery's work is done, and
  * whether any was done twice.
@@ -21,7 +22,7 @@ const LEVELS = (process.env.BENCH_LEVELS ?? '20,50,100,200').split(',').map(Numb
 const DELIVERIES: Record<number, number> = { 20: 100, 50: 200, 100: 300, 200: 400 };
 const SECRET = ['whsec', 'bench'].join('_');
 
-function workflows(sinkUrl: string): Workflow[] {
+function workflows(sinkUrl: string, ownPort: number): Workflow[] {
 	const work = (id: string) => ({
 		id,
 		name: 'Do the work',
@@ -56,6 +57,27 @@ function workflows(sinkUrl: string): Workflow[] {
 					},
 				},
 				work('a2'),
+			],
+			connections: { Trigger: connections },
+			settings: {},
+			active: false,
+		},
+		{
+			id: 'benchPortTrig001',
+			name: 'Bench: Messaging Bot Trigger (Own Port)',
+			nodes: [
+				{
+					id: 'c1',
+					name: 'Trigger',
+					type: 'n8n-nodes-messaging-bot.messagingBotPortTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: { port: ownPort, host: '127.0.0.1', events: ['*'], options: {} },
+					credentials: {
+						messagingBotWebhookApi: { id: WEBHOOK_CREDENTIAL_ID, name: 'Messaging Bot Webhook' },
+					},
+				},
+				work('c2'),
 			],
 			connections: { Trigger: connections },
 			settings: {},
@@ -186,14 +208,16 @@ async function main(): Promise<void> {
 	const sink = new Sink();
 	const sinkUrl = await sink.start();
 	const options = { userFolder, port: await freePort(), brokerPort: await freePort() };
+	const ownPort = await freePort();
 	prepareN8n(
 		options,
 		{ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'unused' },
 		SECRET,
-		workflows(sinkUrl),
+		workflows(sinkUrl, ownPort),
 	);
 	const n8n = await startN8n(options);
 	const urls = {
+		'Trigger (Own Port)': `http://127.0.0.1:${ownPort}/messaging-bot`,
 		'Messaging Bot Trigger': `${n8n.url}/webhook/bench-trigger/messaging-bot`,
 		'n8n Webhook node': `${n8n.url}/webhook/bench-plain`,
 	};

@@ -39,3 +39,56 @@ export async function takeBatch(store: StateStore, scope: string): Promise<objec
 	const taken = await store.take(dispatchNamespace(scope), QUEUE, MAX_ITEMS);
 	return taken.map((entry) => JSON.parse(entry.value) as object);
 }
+
+/**
+ * Starts executions from the dispatch queue, one at a time, for the trigger's own listener: each
+ * takes every delivery kept and not yet run. An entry leaves the queue only once its execution
+ * has finished, so deliveries kept when n8n was killed are started again when it comes back
+ * (at least once; the Scenario node applies each message once whatever runs it).
+ */
+export class Dispatcher {
+	private running = false;
+	private again = false;
+
+	constructor(
+		private readonly store: StateStore,
+		private readonly scope: string,
+		/** Starts an execution with these items; resolves when it has finished. */
+		private readonly run: (items: object[]) => Promise<void>,
+		private readonly onError: (error: Error) => void,
+	) {}
+
+	/** Something was queued: start an execution now, or right after the one running. */
+	kick(): void {
+		if (this.running) {
+			this.again = true;
+			return;
+		}
+		void this.loop();
+	}
+
+	private async loop(): Promise<void> {
+		this.running = true;
+		const ns = dispatchNamespace(this.scope);
+		try {
+			do {
+				this.again = false;
+				for (;;) {
+					const entries = await this.store.queued(ns, QUEUE, MAX_ITEMS);
+					if (entries.length === 0) break;
+					await this.run(entries.map((entry) => JSON.parse(entry.value) as object));
+					await this.store.dequeue(
+						ns,
+						QUEUE,
+						entries.map((e) => e.seq),
+					);
+				}
+			} while (this.again);
+		} catch (error) {
+			// Left in the queue: the next delivery, or the next start, runs them.
+			this.onError(error as Error);
+		} finally {
+			this.running = false;
+		}
+	}
+}

@@ -4,3 +4,4 @@ export * from './events';
 export * from './signature';
 export * from './intake';
 export * from './dispatch';
+export * from './listener';
