@@ -1,13 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs a real n8n, never loaded by n8n */
-import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 
 import { prepareN8n, WEBHOOK_CREDENTIAL_ID, type Workflow } from '../scripts/lib/demo-setup';
 import { freePort, startN8n, waitForWebhook } from '../scripts/lib/n8n-process';
+import { burst, BURST_SECRET, Sink } from '../test/helpers/delivery-burst';
 import { fmt, percentile, table } from './lib';
 
 /**
@@ -20,7 +19,7 @@ import { fmt, percentile, table } from './lib';
  */
 const LEVELS = (process.env.BENCH_LEVELS ?? '20,50,100,200').split(',').map(Number);
 const DELIVERIES: Record<number, number> = { 20: 100, 50: 200, 100: 300, 200: 400 };
-const SECRET = ['whsec', 'bench'].join('_');
+const SECRET = BURST_SECRET;
 
 function workflows(sinkUrl: string, ownPort: number): Workflow[] {
 	const work = (id: string) => ({
@@ -108,99 +107,6 @@ function workflows(sinkUrl: string, ownPort: number): Workflow[] {
 			active: false,
 		},
 	] as unknown as Workflow[];
-}
-
-/** Receives the work: the time each delivery id was done, and how often. */
-class Sink {
-	readonly done = new Map<string, number[]>();
-	private server: Server = createServer((req, res) => {
-		let body = '';
-		req.on('data', (c: Buffer) => (body += c.toString()));
-		req.on('end', () => {
-			try {
-				const { id } = JSON.parse(body) as { id: string };
-				this.done.set(id, [...(this.done.get(id) ?? []), performance.now()]);
-			} catch {
-				// Not ours.
-			}
-			res.writeHead(200, { 'Content-Type': 'application/json' });
-			res.end('{}');
-		});
-	});
-	async start(): Promise<string> {
-		const port = await freePort();
-		await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
-		return `http://127.0.0.1:${port}/work`;
-	}
-	async close(): Promise<void> {
-		await new Promise((resolve) => this.server.close(resolve));
-	}
-}
-
-type Burst = {
-	latencies: number[];
-	failures: number;
-	workMs: number;
-	twice: number;
-	missing: number;
-};
-
-async function burst(
-	url: string,
-	concurrent: number,
-	total: number,
-	sink: Sink,
-	dispatcher: Agent,
-	tag: string,
-): Promise<Burst> {
-	const latencies: number[] = [];
-	const ids: string[] = [];
-	let failures = 0;
-	let next = 0;
-	const started = performance.now();
-	await Promise.all(
-		Array.from({ length: concurrent }, async () => {
-			while (next < total) {
-				const i = next++;
-				const id = `dlv_${tag}_${i}`;
-				ids.push(id);
-				const body = JSON.stringify({
-					event: 'order.created',
-					data: { client_id: 'cl_ada', order_id: `ord_${i}`, delivery_id: id },
-					webhook_id: 'wh_bench',
-					timestamp: new Date().toISOString(),
-				});
-				const t = performance.now();
-				const res = await request(url, {
-					method: 'POST',
-					headers: {
-						'Content-Type': 'application/json',
-						'X-Service-Event': 'order.created',
-						'X-Service-Delivery-ID': id,
-						'X-Service-Signature': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
-					},
-					body,
-					dispatcher,
-					headersTimeout: 60_000,
-				});
-				await res.body.dump();
-				latencies.push(performance.now() - t);
-				if (res.statusCode !== 200) failures++;
-			}
-		}),
-	);
-	// Every delivery's work done (or 60 s passed).
-	const deadline = performance.now() + 60_000;
-	while (ids.some((id) => !sink.done.has(id)) && performance.now() < deadline)
-		await new Promise((r) => setTimeout(r, 50));
-	const times = ids.flatMap((id) => sink.done.get(id) ?? []);
-	return {
-		latencies: latencies.sort((a, b) => a - b),
-		failures,
-		workMs: Math.max(...times) - started,
-		twice: ids.filter((id) => (sink.done.get(id)?.length ?? 0) > 1).length,
-		missing: ids.filter((id) => !sink.done.has(id)).length,
-	};
 }
 
 async function main(): Promise<void> {

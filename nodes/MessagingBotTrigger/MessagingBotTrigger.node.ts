@@ -66,7 +66,7 @@ export class MessagingBotTrigger implements INodeType {
 				name: 'executions',
 				type: 'options',
 				noDataExpression: true,
-				default: 'batch',
+				default: 'perDelivery',
 				options: [
 					{
 						name: 'Batch Deliveries',
@@ -78,7 +78,7 @@ export class MessagingBotTrigger implements INodeType {
 						name: 'One Execution per Delivery',
 						value: 'perDelivery',
 						description:
-							'Every delivery is its own execution, also during bursts: each costs n8n an execution, and a burst of 100 or more can make the service time out',
+							'Every delivery is its own execution, as with n8n\'s Webhook node. For bursts of 100 or more at once, use the Messaging Bot Own Port Trigger.',
 					},
 				],
 				description: 'How deliveries become executions when many arrive at once',
@@ -128,7 +128,7 @@ export class MessagingBotTrigger implements INodeType {
 			this.logger.warn(
 				'Messaging Bot Trigger: no signing secret is set, so deliveries are accepted without checking who sent them',
 			);
-		const batching = this.getNodeParameter('executions', 'batch') === 'batch';
+		const batching = this.getNodeParameter('executions', 'perDelivery') === 'batch';
 		const outcome = await receiveDelivery(
 			{
 				raw: rawBytes(this.getRequestObject().rawBody, this.getBodyData()),

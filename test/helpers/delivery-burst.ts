@@ -1,0 +1,113 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test and benchmark tooling: an HTTP sink and a load generator, never loaded by n8n */
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { Agent, request } from 'undici';
+
+import { freePort } from '../../scripts/lib/n8n-process';
+
+export const BURST_SECRET = ['whsec', 'bench'].join('_');
+
+/** Receives the work: the time each delivery id was done, and how often. */
+export class Sink {
+	readonly done = new Map<string, number[]>();
+	private server: Server = createServer((req, res) => {
+		let body = '';
+		req.on('data', (c: Buffer) => (body += c.toString()));
+		req.on('end', () => {
+			try {
+				const { id } = JSON.parse(body) as { id: string };
+				this.done.set(id, [...(this.done.get(id) ?? []), performance.now()]);
+			} catch {
+				// Not ours.
+			}
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			res.end('{}');
+		});
+	});
+	async start(): Promise<string> {
+		const port = await freePort();
+		await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+		return `http://127.0.0.1:${port}/work`;
+	}
+	async close(): Promise<void> {
+		await new Promise((resolve) => this.server.close(resolve));
+	}
+}
+
+export type Burst = {
+	acked: string[];
+	latencies: number[];
+	failures: number;
+	workMs: number;
+	twice: number;
+	missing: number;
+};
+
+/**
+ * Sends `total` distinct signed order.created deliveries, `concurrent` at a time, each carrying
+ * its delivery id in its data, and waits until the sink saw every acknowledged one worked on.
+ */
+export async function burst(
+	url: string,
+	concurrent: number,
+	total: number,
+	sink: Sink,
+	dispatcher: Agent,
+	tag: string,
+	/** Runs once every delivery is answered (a kill, say), before waiting for the work. */
+	afterAnswers?: () => Promise<void>,
+	workTimeoutMs = 60_000,
+): Promise<Burst> {
+	const latencies: number[] = [];
+	const ids: string[] = [];
+	const acked: string[] = [];
+	let failures = 0;
+	let next = 0;
+	const started = performance.now();
+	await Promise.all(
+		Array.from({ length: concurrent }, async () => {
+			while (next < total) {
+				const i = next++;
+				const id = `dlv_${tag}_${i}`;
+				ids.push(id);
+				const body = JSON.stringify({
+					event: 'order.created',
+					data: { client_id: 'cl_ada', order_id: `ord_${i}`, delivery_id: id },
+					webhook_id: 'wh_bench',
+					timestamp: new Date().toISOString(),
+				});
+				const t = performance.now();
+				const res = await request(url, {
+					method: 'POST',
+					headers: {
+						'Content-Type': 'application/json',
+						'X-Service-Event': 'order.created',
+						'X-Service-Delivery-ID': id,
+						'X-Service-Signature': `sha256=${createHmac('sha256', BURST_SECRET).update(body).digest('hex')}`,
+					},
+					body,
+					dispatcher,
+					headersTimeout: 60_000,
+				});
+				await res.body.dump();
+				latencies.push(performance.now() - t);
+				if (res.statusCode !== 200) failures++;
+				else acked.push(id);
+			}
+		}),
+	);
+	await afterAnswers?.();
+	// Every acknowledged delivery's work done (or the time is up).
+	const deadline = performance.now() + workTimeoutMs;
+	while (acked.some((id) => !sink.done.has(id)) && performance.now() < deadline)
+		await new Promise((r) => setTimeout(r, 50));
+	const times = ids.flatMap((id) => sink.done.get(id) ?? []);
+	return {
+		latencies: latencies.sort((a, b) => a - b),
+		failures,
+		workMs: Math.max(...times) - started,
+		twice: ids.filter((id) => (sink.done.get(id)?.length ?? 0) > 1).length,
+		missing: ids.filter((id) => !sink.done.has(id)).length,
+		acked,
+	};
+}
