@@ -35,18 +35,18 @@ export class SqliteStore implements StateStore {
 	 */
 	private transaction<T>(work: () => T | typeof ROLLBACK): T | typeof ROLLBACK {
 		// Never left open: a connection stuck in a transaction would hold the write lock forever.
-		if (this.db.isTransaction) this.db.exec('ROLLBACK');
-		this.db.exec('BEGIN IMMEDIATE');
+		if (this.db.isTransaction) this.statements.rollback.run();
+		this.statements.begin.run();
 		let result: T | typeof ROLLBACK = ROLLBACK;
 		let done = false;
 		try {
 			result = work();
 			if (result !== ROLLBACK) {
-				this.db.exec('COMMIT');
+				this.statements.commit.run();
 				done = true;
 			}
 		} finally {
-			if (!done && this.db.isTransaction) this.db.exec('ROLLBACK');
+			if (!done && this.db.isTransaction) this.statements.rollback.run();
 		}
 		return result;
 	}
@@ -207,6 +207,9 @@ function migrate(db: DatabaseSync): void {
 
 const LIVE = '(expires IS NULL OR expires > ?)';
 const STATEMENTS = {
+	begin: 'BEGIN IMMEDIATE',
+	commit: 'COMMIT',
+	rollback: 'ROLLBACK',
 	claim: `INSERT INTO claims (ns, id, expires) VALUES (?, ?, ?)
 		ON CONFLICT (ns, id) DO UPDATE SET expires = excluded.expires WHERE claims.expires <= ?`,
 	release: 'DELETE FROM claims WHERE ns = ? AND id = ?',
