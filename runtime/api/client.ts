@@ -120,8 +120,14 @@ export class MessagingBotClient {
 			(data) => ({ data }),
 			(error: unknown) => ({ error }),
 		);
-		if ('error' in outcome) throw sendFailure(outcome.error, id, body.client_id);
-		return parseData(outcome.data ?? {}, sentMessageSchema, 'sent message');
+		if ('error' in outcome) {
+			// Any 2xx means the service took the message, whatever the body says (A17): sending
+			// it again would send it twice.
+			if (acceptedAnyway(outcome.error)) return {};
+			throw sendFailure(outcome.error, id, body.client_id);
+		}
+		const sent = sentMessageSchema.safeParse(outcome.data ?? {});
+		return sent.success ? sent.data : {};
 	}
 
 	async getBotStats(botId: string, period: StatsPeriod = {}): Promise<BotStats> {
@@ -328,6 +334,11 @@ export class MessagingBotClient {
 		const qs = params.toString();
 		return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
 	}
+}
+
+/** A 2xx whose body could not be read (not JSON): the request succeeded all the same. */
+function acceptedAnyway(error: unknown): boolean {
+	return error instanceof ResponseFormatError && error.status >= 200 && error.status < 300;
 }
 
 /** After a send failed: was it certainly not sent, or is the outcome unknown? */

@@ -187,7 +187,8 @@ export const messageSchema = z.looseObject({
 	timestamp: z.string().optional(),
 });
 
-export const sentMessageSchema = z.looseObject({ message_id: z.string() });
+// The spec does not show the send response (A17): a message id is kept when one comes back.
+export const sentMessageSchema = z.looseObject({ message_id: z.string().optional() });
 
 export const statsSchema = z.looseObject({
 	new_clients: z.number(),

@@ -16,7 +16,7 @@ export interface ScenarioApi {
 	sendMessage(
 		botId: string,
 		input: { client_id: string; text: string },
-	): Promise<{ message_id: string }>;
+	): Promise<{ message_id?: string }>;
 	updateTags(clientId: string, change: { add?: string[]; remove?: string[] }): Promise<unknown>;
 	/** Read when a scenario quotes the client's profile or tests tags; without it, only the id is known. */
 	getClient?(clientId: string): Promise<Partial<ClientProfile> & { id: string }>;
@@ -127,7 +127,11 @@ export class OutboxRunner {
 					text: effect.text,
 				});
 				return {
-					patch: { status: 'done', sentId: sent.message_id, error: undefined },
+					patch: {
+						status: 'done',
+						...(sent.message_id ? { sentId: sent.message_id } : {}),
+						error: undefined,
+					},
 					halt: false,
 				};
 			}

@@ -6,16 +6,19 @@ export type Fault = {
 	id: number;
 	path: string;
 	method?: string;
-	kind: 'error' | 'hang';
+	kind: 'error' | 'hang' | 'answer';
 	status: number;
+	/** answer: what is sent instead of the real answer. */
+	body?: string;
 	remaining: number;
 	delay_ms?: number;
 };
 
 /**
  * Faults injected through the admin API: the next N requests to a path answer with an error
- * status, or hang (never answer, or answer only after `delay_ms`). A path ending in `*`
- * matches every path with that prefix.
+ * status, or hang (never answer, or answer only after `delay_ms`), or are processed as usual and
+ * answered with another status and body (`answer`: a shape the spec does not show). A path ending
+ * in `*` matches every path with that prefix.
  */
 export class FaultTable {
 	private faults: Fault[] = [];
@@ -30,6 +33,7 @@ export class FaultTable {
 			status: input.status ?? 500,
 			remaining: input.count ?? 1,
 			delay_ms: input.delay_ms,
+			body: input.body,
 		};
 		this.faults.push(fault);
 		return fault;

@@ -202,8 +202,11 @@ export const eventBody = z.strictObject({
 export const faultBody = z.strictObject({
 	path: z.string().startsWith('/v1/', 'must start with /v1/'),
 	method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).optional(),
-	kind: z.enum(['error', 'hang']).optional(),
-	status: z.number().int().min(400).max(599).optional(),
+	kind: z.enum(['error', 'hang', 'answer']).optional(),
+	// error: 400-599; answer: any status, 2xx included.
+	status: z.number().int().min(200).max(599).optional(),
+	// answer: the body sent instead of the real one (the request is processed as usual).
+	body: z.string().max(10_000).optional(),
 	count: z.number().int().min(1).max(100_000).optional(),
 	delay_ms: z.number().int().min(0).max(600_000).optional(),
 });

@@ -121,6 +121,14 @@ async function handle(
 		if (fault?.kind === 'hang') {
 			if (fault.delay_ms === undefined) return; // never answered; the socket closes with the server
 			await new Promise((resolve) => setTimeout(resolve, fault.delay_ms));
+		} else if (fault?.kind === 'answer') {
+			// Processed as usual; the caller gets another answer than the real one.
+			const { handler, params } = api.resolve(method, path);
+			const body = parseJsonBody(req, await readBody(req));
+			await handler({ req, res: discarding(), url, params, body });
+			res.writeHead(fault.status, fault.body ? { 'Content-Type': 'text/plain' } : {});
+			res.end(fault.status === 204 ? undefined : (fault.body ?? ''));
+			return;
 		} else if (fault) {
 			throw fault.status === 500
 				? errors.internal()
@@ -156,4 +164,20 @@ async function handle(
 			else res.once('finish', log);
 		}
 	}
+}
+
+/** A response that swallows what a handler writes (the real answer is replaced). */
+function discarding(): ServerResponse {
+	const sink = {
+		headersSent: false,
+		destroyed: false,
+		statusCode: 200,
+		writeHead() {
+			return sink;
+		},
+		setHeader() {},
+		end() {},
+		once() {},
+	};
+	return sink as unknown as ServerResponse;
 }

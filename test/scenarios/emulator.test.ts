@@ -76,4 +76,32 @@ describe('scenario engine against the emulator', () => {
 			'Hi Ada! I can tell you where your order is. Type "order" to start.',
 		]);
 	});
+
+	// The spec does not show the send response: any 2xx means the service took the message.
+	it.each([
+		['200 {}', 200, '{}'],
+		['200 with no body', 200, ''],
+		['201', 201, '{"success":true}'],
+		['204', 204, ''],
+		['200 plain text', 200, 'OK'],
+		['200 without message_id', 200, '{"success":true,"data":{"status":"queued"}}'],
+	])('sends each reply once when Send Message is answered %s', async (_name, status, body) => {
+		await admin(emulator(), 'POST', '/faults', {
+			path: '/v1/bots/bot_shop/messages',
+			kind: 'answer',
+			status,
+			body,
+			count: 10,
+		});
+		const first = await engine.handle(await write('hi'));
+		expect(first.problems).toEqual([]);
+		expect(first.actions.map((a) => a.status)).toEqual(['done']);
+		await engine.handle(await write('order'));
+		expect(await engine.runDueWork(Date.now() + 3_600_000)).toMatchObject({ failures: [] });
+		await admin(emulator(), 'DELETE', '/faults');
+		expect(await sent()).toEqual([
+			'Hi Ada! I can tell you where your order is. Type "order" to start.',
+			'What email address did you use for the order?',
+		]);
+	});
 });
