@@ -1,5 +1,6 @@
 import { email as emailSchema, phone as phoneSchema } from '../api/schemas';
 import type { Check, Condition, Matcher } from './schema';
+import { testBounded } from './safe-regex';
 
 /**
  * The pure tests behind the machine's named guards: message matchers, answer checks, and
@@ -58,7 +59,7 @@ export function matchesText(matcher: PreparedMatcher, raw: string): boolean {
 		case 'any':
 			return true;
 		case 'regex':
-			return matcher.re.test(text);
+			return testBounded(matcher.re, text);
 		case 'number':
 			return inRange(parseNumber(text), matcher);
 		default: {
@@ -112,7 +113,7 @@ export function acceptAnswer(check: PreparedCheck, raw: string): string | undefi
 			return phoneSchema.safeParse(compact).success ? compact : undefined;
 		}
 		case 'regex':
-			return check.re.test(text) ? text : undefined;
+			return testBounded(check.re, text) ? text : undefined;
 		case 'oneOf':
 			return check.options.find((option) => fold(normalizeText(option)) === fold(text));
 		case 'number': {

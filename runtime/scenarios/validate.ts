@@ -1,6 +1,7 @@
 import type { z } from 'zod/v4';
 
 import { regexFlags } from './matchers';
+import { unsafePattern } from './safe-regex';
 import { scenarioSchema, type ActionDef, type ScenarioDocument } from './schema';
 import { didYouMean } from './suggest';
 import { parseTemplate } from './templates';
@@ -323,7 +324,10 @@ class RuleChecker {
 			new RegExp(value.regex, regexFlags(value.caseSensitive === true));
 		} catch (error) {
 			this.add(`${path}.regex`, `is not a valid regular expression (${(error as Error).message})`);
+			return;
 		}
+		const unsafe = unsafePattern(value.regex);
+		if (unsafe) this.add(`${path}.regex`, unsafe);
 	}
 
 	/** `leaves`: the list may end the conversation or jump (transitions), entry actions may not. */
