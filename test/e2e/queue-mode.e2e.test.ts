@@ -1,59 +1,16 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- end-to-end tooling: runs a real n8n, never loaded by n8n */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
 import { Redis } from 'ioredis';
 
-import {
-	exampleWorkflows,
-	prepareN8n,
-	productionUrl,
-	type Workflow,
-} from '../../scripts/lib/demo-setup';
-import {
-	freePort,
-	startN8n,
-	waitForWebhook,
-	type N8nOptions,
-	type RunningN8n,
-} from '../../scripts/lib/n8n-process';
+import { exampleWorkflows, productionUrl, type Workflow } from '../../scripts/lib/demo-setup';
+import { waitForWebhook } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
 import { clientOf } from './conversation';
+import { onRedis, psql, startQueueMode, STATE_DB, type QueueMode } from './queue';
 
 jest.setTimeout(300_000);
 
 const SECRET = ['whsec', 'queue', 'mode'].join('_');
-// The machine's PostgreSQL (trust auth on loopback) and Redis: what n8n's queue mode runs on.
-const PG = { host: '127.0.0.1', port: '5432', user: 'postgres' };
-const STATE_DB = 8;
-const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
-
-function psql(sql: string, database = 'postgres'): string {
-	return execFileSync(
-		'psql',
-		['-h', PG.host, '-p', PG.port, '-U', PG.user, '-d', database, '-tAc', sql],
-		{ encoding: 'utf8' },
-	).trim();
-}
-
-/** The example bot, with both Messaging Bot nodes keeping their state in Redis. */
-function redisBot(): Workflow {
-	const bot = structuredClone(
-		exampleWorkflows().find((w) => w.id === 'mbOrderStatusBot') as Workflow,
-	);
-	for (const node of bot.nodes) {
-		if (!node.type.startsWith('n8n-nodes-messaging-bot.')) continue;
-		node.parameters.stateStore = 'redis';
-		(node as { credentials?: Record<string, unknown> }).credentials = {
-			...(node as { credentials?: Record<string, unknown> }).credentials,
-			messagingBotRedisApi: { id: REDIS_CREDENTIAL_ID, name: 'Messaging Bot Redis' },
-		};
-	}
-	return bot;
-}
 
 // n8n in queue mode: a main process that receives the webhooks and two workers that run the
 // executions, on PostgreSQL and Redis. The trigger's delivery IDs are taken in the main process,
@@ -61,59 +18,19 @@ function redisBot(): Workflow {
 // keeps the conversation whole.
 describe('in a real n8n in queue mode (main + 2 workers, PostgreSQL, Redis)', () => {
 	let emulator: RunningEmulator;
-	const processes: RunningN8n[] = [];
-	let main: N8nOptions;
+	let n8n: QueueMode;
+	let database: string;
 	let bot: Workflow;
 	let botUrl: string;
-	const database = `mb_e2e_${process.pid}_${Date.now()}`;
-	const userFolder = mkdtempSync(path.join(tmpdir(), 'mb-queue-'));
 
 	beforeAll(async () => {
 		emulator = await startEmulator();
-		psql(`CREATE DATABASE ${database}`);
-		const state = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DB });
-		await state.flushdb();
-		await state.quit();
-		const env = {
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: PG.host,
-			DB_POSTGRESDB_PORT: PG.port,
-			DB_POSTGRESDB_DATABASE: database,
-			DB_POSTGRESDB_USER: PG.user,
-			DB_POSTGRESDB_PASSWORD: '',
-			EXECUTIONS_MODE: 'queue',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: '6379',
-			QUEUE_BULL_PREFIX: database,
-		};
-		main = { userFolder, port: await freePort(), brokerPort: await freePort(), env };
-		bot = redisBot();
-		prepareN8n(
-			main,
-			{ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey },
-			SECRET,
-			[bot],
-			[
-				{
-					id: REDIS_CREDENTIAL_ID,
-					name: 'Messaging Bot Redis',
-					type: 'messagingBotRedisApi',
-					data: { host: '127.0.0.1', port: 6379, database: STATE_DB, user: '', password: '' },
-				},
-			],
-		);
-		processes.push(await startN8n(main));
-		for (let i = 0; i < 2; i++) {
-			const port = await freePort();
-			const worker = {
-				userFolder,
-				port,
-				brokerPort: await freePort(),
-				env: { ...env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) },
-			};
-			processes.push(await startN8n(worker, 180_000, 'worker'));
-		}
-		botUrl = productionUrl(processes[0].url, bot);
+		bot = onRedis(exampleWorkflows().find((w) => w.id === 'mbOrderStatusBot') as Workflow);
+		n8n = await startQueueMode({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey }, SECRET, [
+			bot,
+		]);
+		database = n8n.database;
+		botUrl = productionUrl(n8n.main.url, bot);
 		await waitForWebhook(botUrl);
 		const saved = await admin<{ test_delivery: { state: string } }>(
 			emulator,
@@ -125,14 +42,8 @@ describe('in a real n8n in queue mode (main + 2 workers, PostgreSQL, Redis)', ()
 	}, 900_000);
 
 	afterAll(async () => {
-		for (const p of processes.reverse()) await p.stop();
+		await n8n?.stop();
 		await emulator?.close();
-		try {
-			psql(`DROP DATABASE IF EXISTS ${database}`);
-		} catch {
-			// Left for the machine's next reset; the name says whose it was.
-		}
-		rmSync(userFolder, { recursive: true, force: true });
 	});
 
 	const { sent, write } = clientOf(() => emulator, 'bot_shop', 'cl_grace');
@@ -165,7 +76,7 @@ describe('in a real n8n in queue mode (main + 2 workers, PostgreSQL, Redis)', ()
 			`messaging-bot:{scenario:${bot.id}}:record:bot_shop:cl_grace`,
 			'value',
 		);
-		const claims = await state.keys(`messaging-bot:{delivery:${bot.id}}:claim:*`);
+		const claims = await state.keys(`messaging-bot:{inbox:${bot.id}}:claim:d:*`);
 		await state.quit();
 		expect(JSON.parse(conversation ?? '{}')).toMatchObject({ snapshot: { value: 'status' } });
 		expect(claims.length).toBeGreaterThanOrEqual(4);

@@ -1,0 +1,131 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
+import { Redis } from 'ioredis';
+
+import { productionUrl } from '../../scripts/lib/demo-setup';
+import { waitForWebhook } from '../../scripts/lib/n8n-process';
+import { startEmulator, type RunningEmulator } from '../emulator';
+import { admin } from '../helpers/emulator';
+import {
+	acknowledged,
+	BURST_WORKFLOW_ID,
+	burstWorkflow,
+	runBurst,
+	settleDeliveries,
+	sleep,
+	transcripts,
+	verdict,
+	type BurstPlan,
+} from './burst';
+import { until } from './conversation';
+import { onRedis, startQueueMode, STATE_DB, type QueueMode } from './queue';
+
+jest.setTimeout(900_000);
+
+const SECRET = ['whsec', 'queue', 'kill'].join('_');
+const PLAN: BurstPlan = {
+	clients: Number(process.env.MB_KILL_CLIENTS ?? 50),
+	perClient: Number(process.env.MB_KILL_PER_CLIENT ?? 20),
+	gapMs: 1500,
+	copies: 0.1,
+};
+
+// Queue mode (a main process receiving the webhooks, two workers running the executions, on
+// PostgreSQL, the bot's state in Redis): the same burst, one worker killed with SIGKILL mid-burst.
+describe('queue mode: every accepted message handled once, in order, a worker killed', () => {
+	let emulator: RunningEmulator;
+	let n8n: QueueMode;
+	let url: string;
+	const clientIds: string[] = [];
+
+	beforeAll(async () => {
+		emulator = await startEmulator();
+		await admin(emulator, 'POST', '/config', {
+			rate_limit: 100,
+			rate_window_ms: 1000,
+			retry_delays_ms: [4000, 10_000, 20_000],
+		});
+		const { body } = await admin<{ ids: string[] }>(emulator, 'POST', '/clients', { count: 45 });
+		clientIds.push('cl_ada', 'cl_grace', 'cl_alan', 'cl_katherine', 'cl_linus', ...body.data.ids);
+		const workflow = onRedis(burstWorkflow());
+		n8n = await startQueueMode(
+			{ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, rateLimit: 100, rateWindowSeconds: 1 },
+			SECRET,
+			[workflow],
+		);
+		url = productionUrl(n8n.main.url, workflow);
+		await waitForWebhook(url);
+		await admin(emulator, 'POST', '/subscriptions', {
+			url,
+			secret: SECRET,
+			events: ['message.received'],
+		});
+	}, 900_000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await emulator?.close();
+	});
+
+	it('loses nothing, sends no reply twice, keeps each conversation in order', async () => {
+		const started = Date.now();
+		const killAt = 4000 + Math.random() * (PLAN.perClient * PLAN.gapMs * 0.5);
+		const killer = (async () => {
+			await sleep(killAt);
+			await n8n.workers[0].kill();
+			await n8n.restartWorker(0);
+		})();
+		await runBurst(emulator, () => url, clientIds, PLAN);
+		await killer;
+		const deadLetters = await settleDeliveries(emulator);
+		const { byTrigger: acked, byStartingN8n } = await acknowledged(emulator);
+		const final = await until(
+			async () =>
+				verdict(
+					await transcripts(emulator, clientIds.slice(0, PLAN.clients)),
+					PLAN.perClient,
+					acked,
+					await storedSteps(),
+				),
+			(v) => v.missing.length <= v.unknown,
+			120_000,
+		);
+		process.stdout.write(
+			`queue-mode kill test: ${JSON.stringify({
+				...final,
+				missing: final.missing.slice(0, 10),
+				workerKilledAt: Math.round(killAt),
+				acknowledged: acked.size,
+				answeredByStartingN8n: byStartingN8n.length,
+				deadLettersRedelivered: deadLetters,
+				seconds: Math.round((Date.now() - started) / 1000),
+			})}\n`,
+		);
+		expect(final.messages).toBe(PLAN.clients * PLAN.perClient);
+		expect(final.missing.length).toBeLessThanOrEqual(final.unknown);
+		expect(final.duplicates).toBe(0);
+		expect(final.outOfStep).toBe(0);
+		expect(final.unknown).toBeLessThanOrEqual(PLAN.clients);
+	});
+});
+
+/** The step each conversation is at, read from the Redis state store. */
+async function storedSteps(): Promise<Map<string, number>> {
+	const redis = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DB });
+	try {
+		const prefix = `messaging-bot:{scenario:${BURST_WORKFLOW_ID}}:record:`;
+		const keys = await redis.keys(`${prefix}*`);
+		const steps = new Map<string, number>();
+		for (const key of keys) {
+			const value = await redis.hget(key, 'value');
+			if (!value) continue;
+			const client = key.slice(prefix.length).split(':')[1];
+			steps.set(
+				client,
+				Number((JSON.parse(value) as { snapshot: { value: string } }).snapshot.value.slice(1)),
+			);
+		}
+		return steps;
+	} finally {
+		await redis.quit();
+	}
+}

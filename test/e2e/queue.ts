@@ -1,0 +1,122 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- end-to-end tooling: runs a real n8n, never loaded by n8n */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { Redis } from 'ioredis';
+
+import { prepareN8n, type Workflow } from '../../scripts/lib/demo-setup';
+import {
+	freePort,
+	startN8n,
+	type N8nOptions,
+	type RunningN8n,
+} from '../../scripts/lib/n8n-process';
+
+// The machine's PostgreSQL (trust auth on loopback) and Redis: what n8n's queue mode runs on.
+const PG = { host: '127.0.0.1', port: '5432', user: 'postgres' };
+export const STATE_DB = 8;
+export const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
+
+export function psql(sql: string, database = 'postgres'): string {
+	return execFileSync(
+		'psql',
+		['-h', PG.host, '-p', PG.port, '-U', PG.user, '-d', database, '-tAc', sql],
+		{ encoding: 'utf8' },
+	).trim();
+}
+
+/** A workflow's Messaging Bot nodes keeping their state in Redis. */
+export function onRedis(workflow: Workflow): Workflow {
+	const copy = structuredClone(workflow);
+	for (const node of copy.nodes) {
+		if (!node.type.startsWith('n8n-nodes-messaging-bot.')) continue;
+		node.parameters.stateStore = 'redis';
+		(node as { credentials?: Record<string, unknown> }).credentials = {
+			...(node as { credentials?: Record<string, unknown> }).credentials,
+			messagingBotRedisApi: { id: REDIS_CREDENTIAL_ID, name: 'Messaging Bot Redis' },
+		};
+	}
+	return copy;
+}
+
+export type QueueMode = {
+	database: string;
+	main: RunningN8n;
+	workers: RunningN8n[];
+	/** Starts worker i again (after a kill). */
+	restartWorker(i: number): Promise<void>;
+	stop(): Promise<void>;
+};
+
+/** n8n in queue mode: a main process and `workers` workers on PostgreSQL and Redis. */
+export async function startQueueMode(
+	api: { baseUrl: string; apiKey: string; rateLimit?: number; rateWindowSeconds?: number },
+	secret: string,
+	workflows: Workflow[],
+	workers = 2,
+): Promise<QueueMode> {
+	const database = `mb_e2e_${process.pid}_${Date.now()}`;
+	const userFolder = mkdtempSync(path.join(tmpdir(), 'mb-queue-'));
+	psql(`CREATE DATABASE ${database}`);
+	const state = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DB });
+	await state.flushdb();
+	await state.quit();
+	const env = {
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: PG.host,
+		DB_POSTGRESDB_PORT: PG.port,
+		DB_POSTGRESDB_DATABASE: database,
+		DB_POSTGRESDB_USER: PG.user,
+		DB_POSTGRESDB_PASSWORD: '',
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: '6379',
+		QUEUE_BULL_PREFIX: database,
+	};
+	const main: N8nOptions = {
+		userFolder,
+		port: await freePort(),
+		brokerPort: await freePort(),
+		env,
+	};
+	prepareN8n(main, api, secret, workflows, [
+		{
+			id: REDIS_CREDENTIAL_ID,
+			name: 'Messaging Bot Redis',
+			type: 'messagingBotRedisApi',
+			data: { host: '127.0.0.1', port: 6379, database: STATE_DB, user: '', password: '' },
+		},
+	]);
+	const workerOptions: N8nOptions[] = [];
+	for (let i = 0; i < workers; i++) {
+		const port = await freePort();
+		workerOptions.push({
+			userFolder,
+			port,
+			brokerPort: await freePort(),
+			env: { ...env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) },
+		});
+	}
+	const running: QueueMode = {
+		database,
+		main: await startN8n(main),
+		workers: [],
+		async restartWorker(i) {
+			running.workers[i] = await startN8n(workerOptions[i], 180_000, 'worker');
+		},
+		async stop() {
+			for (const w of running.workers) await w.stop();
+			await running.main.stop();
+			try {
+				psql(`DROP DATABASE IF EXISTS ${database}`);
+			} catch {
+				// Left for the machine's next reset; the name says whose it was.
+			}
+			rmSync(userFolder, { recursive: true, force: true });
+		},
+	};
+	for (let i = 0; i < workers; i++) await running.restartWorker(i);
+	return running;
+}
