@@ -6,7 +6,7 @@ import { Agent } from 'undici';
 
 import { prepareN8n, WEBHOOK_CREDENTIAL_ID, type Workflow } from '../scripts/lib/demo-setup';
 import { freePort, startN8n, waitForWebhook } from '../scripts/lib/n8n-process';
-import { burst, BURST_SECRET, Sink } from '../test/helpers/delivery-burst';
+import { burst, BURST_SECRET, Sink, workNode } from '../test/helpers/delivery-burst';
 import { fmt, percentile, table } from './lib';
 
 /**
@@ -22,21 +22,7 @@ const DELIVERIES: Record<number, number> = { 20: 100, 50: 200, 100: 300, 200: 40
 const SECRET = BURST_SECRET;
 
 function workflows(sinkUrl: string, ownPort: number): Workflow[] {
-	const work = (id: string) => ({
-		id,
-		name: 'Do the work',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		position: [260, 0],
-		parameters: {
-			method: 'POST',
-			url: sinkUrl,
-			sendBody: true,
-			specifyBody: 'json',
-			jsonBody: '={{ JSON.stringify({ id: $json.delivery_id ?? $json.body.data.delivery_id }) }}',
-			options: {},
-		},
-	});
+	const work = (id: string) => workNode(id, sinkUrl);
 	const connections = { main: [[{ node: 'Do the work', type: 'main', index: 0 }]] };
 	return [
 		{

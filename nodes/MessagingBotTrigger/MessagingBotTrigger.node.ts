@@ -78,7 +78,7 @@ export class MessagingBotTrigger implements INodeType {
 						name: 'One Execution per Delivery',
 						value: 'perDelivery',
 						description:
-							'Every delivery is its own execution, as with n8n\'s Webhook node. For bursts of 100 or more at once, use the Messaging Bot Own Port Trigger.',
+							"Every delivery is its own execution, as with n8n's Webhook node. For bursts of 100 or more at once, use the Messaging Bot Own Port Trigger.",
 					},
 				],
 				description: 'How deliveries become executions when many arrive at once',

@@ -6,6 +6,7 @@ import {
 } from '../../scripts/lib/demo-setup';
 import type { RunningEmulator } from '../emulator';
 import { admin, sentTexts } from '../helpers/emulator';
+import { until } from './conversation';
 
 /**
  * A burst of clients writing to a bot while n8n is killed, and the checks that every accepted
@@ -87,6 +88,21 @@ export function burstWorkflow(nodeExtras: Record<string, unknown> = {}): Workflo
 			'Every 5 Seconds': { main: [[{ node: 'Run Due Work', type: 'main', index: 0 }]] },
 		},
 	} as unknown as Workflow;
+}
+
+/**
+ * The service's side of a kill test: the request limit scaled to a second (so 1,000 replies take
+ * seconds, not ten minutes), the retry schedule shortened (so a delivery failed by a kill comes
+ * back within the test), and 50 clients. Returns the client ids.
+ */
+export async function prepareBurstEmulator(emulator: RunningEmulator): Promise<string[]> {
+	await admin(emulator, 'POST', '/config', {
+		rate_limit: 100,
+		rate_window_ms: 1000,
+		retry_delays_ms: [4000, 10_000, 20_000],
+	});
+	const { body } = await admin<{ ids: string[] }>(emulator, 'POST', '/clients', { count: 45 });
+	return ['cl_ada', 'cl_grace', 'cl_alan', 'cl_katherine', 'cl_linus', ...body.data.ids];
 }
 
 export type BurstPlan = {
@@ -276,6 +292,53 @@ export function verdict(
 	// A missing reply is either unknown (the step happened) or a lost message.
 	v.lost -= v.unknown;
 	return v;
+}
+
+/**
+ * After the burst: waits for the service's retries, re-requests its dead letters, then waits
+ * (up to 2 minutes: a lease of 60 s, a scheduled run every 5 s) for every message the trigger
+ * acknowledged to be answered, and judges the transcripts.
+ */
+export async function outcome(
+	emulator: RunningEmulator,
+	clientIds: string[],
+	plan: BurstPlan,
+	stored: () => Promise<Map<string, number>> | Map<string, number>,
+) {
+	const deadLetters = await settleDeliveries(emulator);
+	const { byTrigger: acked, byStartingN8n } = await acknowledged(emulator);
+	const final = await until(
+		async () =>
+			verdict(
+				await transcripts(emulator, clientIds.slice(0, plan.clients)),
+				plan.perClient,
+				acked,
+				await stored(),
+			),
+		(v) => v.missing.length <= v.unknown,
+		120_000,
+	);
+	return {
+		final,
+		acked,
+		summary: {
+			...final,
+			missing: final.missing.slice(0, 10),
+			acknowledged: acked.size,
+			answeredByStartingN8n: byStartingN8n.length,
+			deadLettersRedelivered: deadLetters,
+		},
+	};
+}
+
+/** The promises, checked: every acknowledged message applied once, in step, no reply twice. */
+export function expectKept(final: ReturnType<typeof verdict>, plan: BurstPlan, maxUnknown: number) {
+	expect(final.messages).toBe(plan.clients * plan.perClient);
+	// A missing reply is one whose outcome is unknown: the step happened, the send was in flight.
+	expect(final.missing.length).toBeLessThanOrEqual(final.unknown);
+	expect(final.duplicates).toBe(0);
+	expect(final.outOfStep).toBe(0);
+	expect(final.unknown).toBeLessThanOrEqual(maxUnknown);
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -12,7 +12,7 @@ import {
 	type N8nOptions,
 	type RunningN8n,
 } from '../../scripts/lib/n8n-process';
-import { burst, BURST_SECRET, Sink } from '../helpers/delivery-burst';
+import { burst, BURST_SECRET, Sink, workNode } from '../helpers/delivery-burst';
 
 jest.setTimeout(600_000);
 
@@ -35,21 +35,7 @@ function workflow(sinkUrl: string, port: number): Workflow {
 					messagingBotWebhookApi: { id: WEBHOOK_CREDENTIAL_ID, name: 'Messaging Bot Webhook' },
 				},
 			},
-			{
-				id: 'e0000000-0000-4000-8000-000000000002',
-				name: 'Do the work',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [260, 0],
-				parameters: {
-					method: 'POST',
-					url: sinkUrl,
-					sendBody: true,
-					specifyBody: 'json',
-					jsonBody: '={{ JSON.stringify({ id: $json.delivery_id }) }}',
-					options: {},
-				},
-			},
+			workNode('e0000000-0000-4000-8000-000000000002', sinkUrl),
 		],
 		connections: { Trigger: { main: [[{ node: 'Do the work', type: 'main', index: 0 }]] } },
 	} as unknown as Workflow;

@@ -6,17 +6,15 @@ import { waitForWebhook } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
 import {
-	acknowledged,
 	BURST_WORKFLOW_ID,
 	burstWorkflow,
+	expectKept,
+	outcome,
+	prepareBurstEmulator,
 	runBurst,
-	settleDeliveries,
 	sleep,
-	transcripts,
-	verdict,
 	type BurstPlan,
 } from './burst';
-import { until } from './conversation';
 import { onRedis, startQueueMode, STATE_DB, type QueueMode } from './queue';
 
 jest.setTimeout(900_000);
@@ -39,13 +37,7 @@ describe('queue mode: every accepted message handled once, in order, a worker ki
 
 	beforeAll(async () => {
 		emulator = await startEmulator();
-		await admin(emulator, 'POST', '/config', {
-			rate_limit: 100,
-			rate_window_ms: 1000,
-			retry_delays_ms: [4000, 10_000, 20_000],
-		});
-		const { body } = await admin<{ ids: string[] }>(emulator, 'POST', '/clients', { count: 45 });
-		clientIds.push('cl_ada', 'cl_grace', 'cl_alan', 'cl_katherine', 'cl_linus', ...body.data.ids);
+		clientIds.push(...(await prepareBurstEmulator(emulator)));
 		const workflow = onRedis(burstWorkflow());
 		n8n = await startQueueMode(
 			{ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, rateLimit: 100, rateWindowSeconds: 1 },
@@ -76,35 +68,15 @@ describe('queue mode: every accepted message handled once, in order, a worker ki
 		})();
 		await runBurst(emulator, () => url, clientIds, PLAN);
 		await killer;
-		const deadLetters = await settleDeliveries(emulator);
-		const { byTrigger: acked, byStartingN8n } = await acknowledged(emulator);
-		const final = await until(
-			async () =>
-				verdict(
-					await transcripts(emulator, clientIds.slice(0, PLAN.clients)),
-					PLAN.perClient,
-					acked,
-					await storedSteps(),
-				),
-			(v) => v.missing.length <= v.unknown,
-			120_000,
-		);
+		const { final, summary } = await outcome(emulator, clientIds, PLAN, storedSteps);
 		process.stdout.write(
 			`queue-mode kill test: ${JSON.stringify({
-				...final,
-				missing: final.missing.slice(0, 10),
+				...summary,
 				workerKilledAt: Math.round(killAt),
-				acknowledged: acked.size,
-				answeredByStartingN8n: byStartingN8n.length,
-				deadLettersRedelivered: deadLetters,
 				seconds: Math.round((Date.now() - started) / 1000),
 			})}\n`,
 		);
-		expect(final.messages).toBe(PLAN.clients * PLAN.perClient);
-		expect(final.missing.length).toBeLessThanOrEqual(final.unknown);
-		expect(final.duplicates).toBe(0);
-		expect(final.outOfStep).toBe(0);
-		expect(final.unknown).toBeLessThanOrEqual(PLAN.clients);
+		expectKept(final, PLAN, PLAN.clients);
 	});
 });
 

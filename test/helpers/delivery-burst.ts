@@ -7,6 +7,26 @@ import { freePort } from '../../scripts/lib/n8n-process';
 
 export const BURST_SECRET = ['whsec', 'bench'].join('_');
 
+/** "Do the work": an HTTP Request node posting each item's delivery id to the sink. */
+export function workNode(id: string, sinkUrl: string) {
+	return {
+		id,
+		name: 'Do the work',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [260, 0],
+		parameters: {
+			method: 'POST',
+			url: sinkUrl,
+			sendBody: true,
+			specifyBody: 'json',
+			// The Webhook node's item has the delivery id in its body; the triggers' at the top.
+			jsonBody: '={{ JSON.stringify({ id: $json.delivery_id ?? $json.body.data.delivery_id }) }}',
+			options: {},
+		},
+	};
+}
+
 /** Receives the work: the time each delivery id was done, and how often. */
 export class Sink {
 	readonly done = new Map<string, number[]>();
