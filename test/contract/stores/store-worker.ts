@@ -12,7 +12,8 @@ async function main(): Promise<void> {
 	const store: StateStore =
 		kind === 'sqlite' ? new SqliteStore(where) : new RedisStore(where, name.split('#')[0]);
 	const me = name.split('#')[1];
-	// Wait for the go signal so the processes overlap instead of running one after another.
+	// Ready, then wait for the go signal: the processes overlap instead of running one after another.
+	process.stdout.write('ready\n');
 	await new Promise<void>((resolve) =>
 		process.stdin.once('data', () => {
 			process.stdin.pause();

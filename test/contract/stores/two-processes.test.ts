@@ -35,21 +35,26 @@ async function race(kind: string, where: string): Promise<Outcome[]> {
 			stdio: ['pipe', 'pipe', 'inherit'],
 		}),
 	);
-	// tsx takes a moment to start; the go signal is buffered by each child until it listens.
-	await new Promise((resolve) => setTimeout(resolve, 1500));
-	for (const child of children) child.stdin.end('go\n');
-	return await Promise.all(
-		children.map(
-			(child) =>
-				new Promise<Outcome>((resolve, reject) => {
-					let out = '';
-					child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-					child.on('exit', (code) =>
-						code === 0 ? resolve(JSON.parse(out) as Outcome) : reject(new Error(`exit ${code}`)),
-					);
-				}),
-		),
+	// Every child has started (tsx takes a while, more under load) before any is let go.
+	const outputs = children.map(() => '');
+	const results = children.map(
+		(child, i) =>
+			new Promise<Outcome>((resolve, reject) => {
+				child.stdout.on('data', (chunk: Buffer) => (outputs[i] += chunk.toString()));
+				child.on('exit', (code) =>
+					code === 0
+						? resolve(JSON.parse(outputs[i].replace(/^ready\n/, '')) as Outcome)
+						: reject(new Error(`exit ${code}`)),
+				);
+			}),
 	);
+	while (
+		!outputs.every((o) => o.startsWith('ready\n')) &&
+		children.every((c) => c.exitCode === null)
+	)
+		await new Promise((resolve) => setTimeout(resolve, 20));
+	for (const child of children) child.stdin.end('go\n');
+	return await Promise.all(results);
 }
 
 describe.each([
