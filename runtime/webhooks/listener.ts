@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the trigger's own port: node:http receives deliveries outside n8n's webhook path (as n8n's MQTT or Kafka triggers keep their own connections), so a burst never waits for n8n's per-request work */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import type { Delivery } from './intake';
 
@@ -49,8 +50,10 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
 			resolve();
 		});
 	});
+	// Port 0 asks the system for a free one: the URL says which it gave.
+	const { port } = server.address() as AddressInfo;
 	return {
-		url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${options.port}${options.path}`,
+		url: `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host}:${port}${options.path}`,
 		close: async () =>
 			await new Promise<void>((resolve) => {
 				server.close(() => resolve());

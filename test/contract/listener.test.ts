@@ -26,7 +26,7 @@ async function ownPort(run: (items: object[]) => Promise<void>, store = new Memo
 		return outcome;
 	};
 	const listener = await startListener({
-		port: 40000 + Math.floor(Math.random() * 20000),
+		port: 0,
 		host: '127.0.0.1',
 		path: '/hook',
 		receive,

@@ -303,32 +303,58 @@ export async function outcome(
 	emulator: RunningEmulator,
 	clientIds: string[],
 	plan: BurstPlan,
-	stored: () => Promise<Map<string, number>> | Map<string, number>,
+	stored: () => Promise<Stored> | Stored,
 ) {
 	const deadLetters = await settleDeliveries(emulator);
 	const { byTrigger: acked, byStartingN8n } = await acknowledged(emulator);
-	const final = await until(
-		async () =>
-			verdict(
+	// Settled: no reply still leased or pending in the store (a lease runs out after 60 s).
+	const judged = await until(
+		async () => {
+			const now = await stored();
+			const v = verdict(
 				await transcripts(emulator, clientIds.slice(0, plan.clients)),
 				plan.perClient,
 				acked,
-				await stored(),
-			),
-		(v) => v.missing.length <= v.unknown,
-		120_000,
+				now.steps,
+			);
+			return { v, unsettled: now.unsettled };
+		},
+		({ v, unsettled }) => unsettled === 0 && v.missing.length <= v.unknown,
+		150_000,
 	);
+	const final = judged.v;
 	return {
 		final,
 		acked,
 		summary: {
 			...final,
+			unsettledReplies: judged.unsettled,
 			missing: final.missing.slice(0, 10),
 			acknowledged: acked.size,
 			answeredByStartingN8n: byStartingN8n.length,
 			deadLettersRedelivered: deadLetters,
 		},
 	};
+}
+
+/** What the store says: each conversation's step, and replies still leased or pending. */
+export type Stored = { steps: Map<string, number>; unsettled: number };
+
+/** Reads stored conversation records (JSON, keyed `bot_shop:<client>`). */
+export function storedFrom(records: Array<{ key: string; value: string }>): Stored {
+	const steps = new Map<string, number>();
+	let unsettled = 0;
+	for (const { key, value } of records) {
+		const record = JSON.parse(value) as {
+			snapshot: { value: string };
+			outbox: Array<{ status: string }>;
+		};
+		steps.set(key.split(':').at(-1) as string, Number(record.snapshot.value.slice(1)));
+		unsettled += record.outbox.filter(
+			(e) => e.status === 'pending' || e.status === 'sending',
+		).length;
+	}
+	return { steps, unsettled };
 }
 
 /** The promises, checked: every acknowledged message applied once, in step, no reply twice. */

@@ -22,8 +22,10 @@ import {
 	prepareBurstEmulator,
 	runBurst,
 	sleep,
+	storedFrom,
 	transcripts,
 	type BurstPlan,
+	type Stored,
 } from './burst';
 
 jest.setTimeout(900_000);
@@ -137,20 +139,16 @@ describe('every accepted message handled once, in order, through SIGKILLs', () =
 	});
 });
 
-/** The step each conversation is at, read from the SQLite state store. */
-function storedSteps(o: N8nOptions): Map<string, number> {
+/** The conversations in the SQLite state store. */
+function storedSteps(o: N8nOptions): Stored {
 	const db = new DatabaseSync(path.join(o.userFolder, '.n8n', 'messaging-bot', 'state.sqlite'), {
 		readOnly: true,
 	});
 	try {
-		const rows = db
-			.prepare('SELECT key, value FROM records WHERE ns = ?')
-			.all(`scenario:${BURST_WORKFLOW_ID}`) as Array<{ key: string; value: string }>;
-		return new Map(
-			rows.map((r) => [
-				r.key.split(':')[1],
-				Number((JSON.parse(r.value) as { snapshot: { value: string } }).snapshot.value.slice(1)),
-			]),
+		return storedFrom(
+			db
+				.prepare('SELECT key, value FROM records WHERE ns = ?')
+				.all(`scenario:${BURST_WORKFLOW_ID}`) as Array<{ key: string; value: string }>,
 		);
 	} finally {
 		db.close();

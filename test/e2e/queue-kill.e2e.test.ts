@@ -13,7 +13,9 @@ import {
 	prepareBurstEmulator,
 	runBurst,
 	sleep,
+	storedFrom,
 	type BurstPlan,
+	type Stored,
 } from './burst';
 import { onRedis, startQueueMode, STATE_DB, type QueueMode } from './queue';
 
@@ -80,23 +82,17 @@ describe('queue mode: every accepted message handled once, in order, a worker ki
 	});
 });
 
-/** The step each conversation is at, read from the Redis state store. */
-async function storedSteps(): Promise<Map<string, number>> {
+/** The conversations in the Redis state store. */
+async function storedSteps(): Promise<Stored> {
 	const redis = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DB });
 	try {
 		const prefix = `messaging-bot:{scenario:${BURST_WORKFLOW_ID}}:record:`;
-		const keys = await redis.keys(`${prefix}*`);
-		const steps = new Map<string, number>();
-		for (const key of keys) {
+		const records: Array<{ key: string; value: string }> = [];
+		for (const key of await redis.keys(`${prefix}*`)) {
 			const value = await redis.hget(key, 'value');
-			if (!value) continue;
-			const client = key.slice(prefix.length).split(':')[1];
-			steps.set(
-				client,
-				Number((JSON.parse(value) as { snapshot: { value: string } }).snapshot.value.slice(1)),
-			);
+			if (value) records.push({ key: key.slice(prefix.length), value });
 		}
-		return steps;
+		return storedFrom(records);
 	} finally {
 		await redis.quit();
 	}
