@@ -1,6 +1,6 @@
 import { email as emailSchema, phone as phoneSchema } from '../api/schemas';
 import type { Check, Condition, Matcher } from './schema';
-import { testBounded } from './safe-regex';
+import { compileBounded, type BoundedRegex } from './safe-regex';
 
 /**
  * The pure tests behind the machine's named guards: message matchers, answer checks, and
@@ -10,13 +10,13 @@ import { testBounded } from './safe-regex';
 
 export type PreparedMatcher =
 	| { kind: 'equals' | 'contains' | 'startsWith'; values: string[]; caseSensitive: boolean }
-	| { kind: 'regex'; re: RegExp }
+	| { kind: 'regex'; re: BoundedRegex }
 	| { kind: 'number'; min?: number; max?: number }
 	| { kind: 'any' };
 
 export type PreparedCheck =
 	| { kind: 'email' | 'phone' | 'text' }
-	| { kind: 'regex'; re: RegExp }
+	| { kind: 'regex'; re: BoundedRegex }
 	| { kind: 'oneOf'; options: string[] }
 	| { kind: 'number'; min?: number; max?: number };
 
@@ -28,18 +28,13 @@ export function normalizeText(text: string): string {
 const fold = (text: string) => text.normalize('NFC').toLowerCase();
 const list = (value: string | string[]) => (Array.isArray(value) ? value : [value]);
 
-/** Regular expressions are case-insensitive unless the author says otherwise. */
-export function regexFlags(caseSensitive: boolean | undefined): string {
-	return caseSensitive ? '' : 'i';
-}
-
 export function prepareMatcher(matcher: Matcher): PreparedMatcher {
 	if ('equals' in matcher) return words('equals', matcher.equals, matcher.caseSensitive);
 	if ('contains' in matcher) return words('contains', matcher.contains, matcher.caseSensitive);
 	if ('startsWith' in matcher)
 		return words('startsWith', matcher.startsWith, matcher.caseSensitive);
 	if ('regex' in matcher)
-		return { kind: 'regex', re: new RegExp(matcher.regex, regexFlags(matcher.caseSensitive)) };
+		return { kind: 'regex', re: compileBounded(matcher.regex, matcher.caseSensitive) };
 	if ('number' in matcher) return { kind: 'number', ...matcher.number };
 	return { kind: 'any' };
 }
@@ -59,7 +54,7 @@ export function matchesText(matcher: PreparedMatcher, raw: string): boolean {
 		case 'any':
 			return true;
 		case 'regex':
-			return testBounded(matcher.re, text);
+			return matcher.re.test(text);
 		case 'number':
 			return inRange(parseNumber(text), matcher);
 		default: {
@@ -90,7 +85,7 @@ export function prepareCheck(check: Check): PreparedCheck {
 	if (check === 'number') return { kind: 'number' };
 	if (typeof check === 'string') return { kind: check };
 	if ('regex' in check)
-		return { kind: 'regex', re: new RegExp(check.regex, regexFlags(check.caseSensitive)) };
+		return { kind: 'regex', re: compileBounded(check.regex, check.caseSensitive) };
 	if ('oneOf' in check) return { kind: 'oneOf', options: check.oneOf };
 	return { kind: 'number', ...check.number };
 }
@@ -113,7 +108,7 @@ export function acceptAnswer(check: PreparedCheck, raw: string): string | undefi
 			return phoneSchema.safeParse(compact).success ? compact : undefined;
 		}
 		case 'regex':
-			return testBounded(check.re, text) ? text : undefined;
+			return check.re.test(text) ? text : undefined;
 		case 'oneOf':
 			return check.options.find((option) => fold(normalizeText(option)) === fold(text));
 		case 'number': {

@@ -1,7 +1,6 @@
 import type { z } from 'zod/v4';
 
-import { regexFlags } from './matchers';
-import { unsafePattern } from './safe-regex';
+import { checkPattern, REGEX_STATE_LIMIT } from './safe-regex';
 import { scenarioSchema, type ActionDef, type ScenarioDocument } from './schema';
 import { didYouMean } from './suggest';
 import { parseTemplate } from './templates';
@@ -252,6 +251,7 @@ class RuleChecker {
 	private readonly issues: ScenarioIssue[] = [];
 	private readonly states: Json;
 	private readonly declared = new Set<string>();
+	private keywordsRegexCost = 0;
 
 	constructor(private readonly doc: unknown) {
 		this.states = isObject(doc) && isObject(doc.states) ? doc.states : {};
@@ -263,7 +263,11 @@ class RuleChecker {
 		this.declareVariables(doc);
 		if (typeof doc.start === 'string') this.target(doc.start, 'start');
 		this.text(doc.fallback, 'fallback');
-		items(doc.keywords).forEach((t, i) => this.transition(t, `keywords[${i}]`));
+		this.keywordsRegexCost = items(doc.keywords).reduce<number>(
+			(sum, t, i) => sum + this.transition(t, `keywords[${i}]`),
+			0,
+		);
+		this.regexBudget(this.keywordsRegexCost, 'keywords', "the keywords' regular expressions");
 		for (const [name, state] of Object.entries(this.states)) {
 			this.state(state, `states.${pathKey(name)}`);
 		}
@@ -318,16 +322,24 @@ class RuleChecker {
 			this.add(`${path}.max`, `must not be less than min (${value.min})`);
 	}
 
-	private regex(value: Json, path: string) {
-		if (typeof value.regex !== 'string') return;
-		try {
-			new RegExp(value.regex, regexFlags(value.caseSensitive === true));
-		} catch (error) {
-			this.add(`${path}.regex`, `is not a valid regular expression (${(error as Error).message})`);
-			return;
+	/** A pattern that could stall on a client message is refused; returns its matching cost. */
+	private regex(value: Json, path: string): number {
+		if (typeof value.regex !== 'string') return 0;
+		const verdict = checkPattern(value.regex, value.caseSensitive === true);
+		if (!verdict.ok) {
+			this.add(`${path}.regex`, verdict.problem);
+			return 0;
 		}
-		const unsafe = unsafePattern(value.regex);
-		if (unsafe) this.add(`${path}.regex`, unsafe);
+		return verdict.cost;
+	}
+
+	/** Every pattern a message meets in one place is tried on it: their costs add up. */
+	private regexBudget(cost: number, path: string, what: string) {
+		if (cost > REGEX_STATE_LIMIT)
+			this.add(
+				path,
+				`${what} are too complex together (${cost} automaton instructions, at most ${REGEX_STATE_LIMIT}): a client message is tried against all of them; simplify counted repeats such as {1,100}`,
+			);
 	}
 
 	/** `leaves`: the list may end the conversation or jump (transitions), entry actions may not. */
@@ -371,10 +383,12 @@ class RuleChecker {
 			this.add(`${path}.target`, 'is required (or end the conversation, or jump with "goto")');
 	}
 
-	private transition(t: unknown, path: string) {
-		if (!isObject(t)) return;
+	/** Returns the cost of its regular expression, if it has one. */
+	private transition(t: unknown, path: string): number {
+		if (!isObject(t)) return 0;
+		let cost = 0;
 		if (isObject(t.match)) {
-			this.regex(t.match, `${path}.match`);
+			cost = this.regex(t.match, `${path}.match`);
 			this.range(t.match.number, `${path}.match.number`);
 		}
 		items(t.when).forEach((c, i) => {
@@ -383,18 +397,22 @@ class RuleChecker {
 			this.range(c, `${path}.when[${i}]`);
 		});
 		this.step(t, path, false);
+		return cost;
 	}
 
 	private state(state: unknown, path: string) {
 		if (!isObject(state)) return;
 		items(state.messages).forEach((m, i) => this.text(m, `${path}.messages[${i}]`));
 		this.actions(state.actions, `${path}.actions`, false);
-		items(state.on).forEach((t, i) => this.transition(t, `${path}.on[${i}]`));
+		let regexCost = items(state.on).reduce<number>(
+			(sum, t, i) => sum + this.transition(t, `${path}.on[${i}]`),
+			0,
+		);
 		this.text(state.fallback, `${path}.fallback`);
 		const capture = state.capture;
 		if (isObject(capture)) {
 			if (isObject(capture.check)) {
-				this.regex(capture.check, `${path}.capture.check`);
+				regexCost += this.regex(capture.check, `${path}.capture.check`);
 				this.range(capture.check.number, `${path}.capture.check.number`);
 			}
 			this.text(capture.retry, `${path}.capture.retry`);
@@ -404,6 +422,12 @@ class RuleChecker {
 				this.step(capture.giveUp, `${path}.capture.giveUp`, true);
 			}
 		}
+		if (regexCost > 0 && state.end !== true)
+			this.regexBudget(
+				regexCost + this.keywordsRegexCost,
+				path,
+				"its regular expressions (with the keywords')",
+			);
 		const after = state.after;
 		if (isObject(after)) {
 			this.texts(after.send, `${path}.after.send`);
