@@ -74,7 +74,7 @@ describe('regular expressions in scenarios cannot stall n8n', () => {
 		expect(performance.now() - started).toBeLessThan(50);
 	});
 
-	it('bounds a polynomial pattern by looking at the start of a long message only', async () => {
+	it('answers a long message quickly even with a polynomial pattern', async () => {
 		// Three adjacent repeats: cubic in the length of the message, not refused by the check.
 		const chat = new Chat([
 			scenario({
