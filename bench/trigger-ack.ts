@@ -36,7 +36,7 @@ function workflows(sinkUrl: string, ownPort: number): Workflow[] {
 					typeVersion: 1,
 					position: [0, 0],
 					webhookId: 'bench-trigger',
-					parameters: { events: ['*'], options: {} },
+					parameters: { events: ['*'], executions: 'batch', options: {} },
 					credentials: {
 						messagingBotWebhookApi: { id: WEBHOOK_CREDENTIAL_ID, name: 'Messaging Bot Webhook' },
 					},
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
 	const n8n = await startN8n(options);
 	const urls = {
 		'Trigger (Own Port)': `http://127.0.0.1:${ownPort}/messaging-bot`,
-		'Messaging Bot Trigger': `${n8n.url}/webhook/bench-trigger/messaging-bot`,
+		'Messaging Bot Trigger (batch)': `${n8n.url}/webhook/bench-trigger/messaging-bot`,
 		'n8n Webhook node': `${n8n.url}/webhook/bench-plain`,
 	};
 	const dispatcher = new Agent({ connections: 400 });

@@ -10,7 +10,7 @@ import { conversationOperation } from './actions/conversation.operation';
 import { engineFor } from './actions/engine';
 import { fireTimers } from './actions/fireTimers.operation';
 import { handleMessages } from './actions/handleMessage.operation';
-import { messagingBotRedisPing, stateStoreProperty } from '../shared/stateStore';
+import { messagingBotRedisPing, statePathOption, stateStoreProperty } from '../shared/stateStore';
 
 /** The order-status example: a starting point users can edit in place. */
 const EXAMPLE_SCENARIO =
@@ -162,15 +162,7 @@ export class MessagingBotScenario implements INodeType {
 						description:
 							'How long a message waits for one its client wrote earlier that is still on its way, so the bot answers in the order written. 0 answers in the order received; every second added delays each reply by as much.',
 					},
-					{
-						displayName: 'State File',
-						name: 'statePath',
-						type: 'string',
-						default: '',
-						placeholder: '~/.n8n/messaging-bot/state.sqlite',
-						description:
-							"With the SQLite store: the file where conversations and timers are kept. Leave empty for the default beside n8n's database.",
-					},
+					statePathOption('conversations and timers'),
 				],
 			},
 		],

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { EVENT_TYPES } from '../../runtime/webhooks';
+import { statePathOption } from './stateStore';
 
 /** What both triggers share: the events picked, the options of an item, the signing secret. */
 
@@ -34,7 +35,6 @@ export const deliveryOptionsProperty: INodeProperties = {
 	options: [
 		{
 			displayName: 'Include Headers',
-
 			name: 'includeHeaders',
 			type: 'boolean',
 			default: false,
@@ -55,15 +55,7 @@ export const deliveryOptionsProperty: INodeProperties = {
 			description:
 				'Whether the test event the service sends when a subscription is saved starts the workflow (it always does while listening in the editor)',
 		},
-		{
-			displayName: 'State File',
-			name: 'statePath',
-			type: 'string',
-			default: '',
-			placeholder: '~/.n8n/messaging-bot/state.sqlite',
-			description:
-				"With the SQLite store: the file where delivery IDs already seen are kept. Leave empty for the default beside n8n's database.",
-		},
+		statePathOption('delivery IDs already seen'),
 	],
 };
 

@@ -34,6 +34,18 @@ export function stateStoreProperty(what: string): INodeProperties {
 	};
 }
 
+/** The SQLite file option of a node's Options collection. */
+export function statePathOption(what: string): INodeProperties {
+	return {
+		displayName: 'State File',
+		name: 'statePath',
+		type: 'string',
+		default: '',
+		placeholder: '~/.n8n/messaging-bot/state.sqlite',
+		description: `With the SQLite store: the file where ${what} are kept. Leave empty for the default beside n8n's database.`,
+	};
+}
+
 /**
  * The store the node's parameters chose: one shared connection per file or Redis per process.
  * `getCredentials` is the node context's; the Redis credential is read only when it is needed.

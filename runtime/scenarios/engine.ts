@@ -187,8 +187,34 @@ export class ScenarioEngine {
 	 */
 	async runDueWork(now = this.clock.now(), limit = 500): Promise<DueWork> {
 		const failures: DueWork['failures'] = [];
-		// One conversation that fails (its store write, say) never holds up the others.
-		const guarded = async <T>(key: string, work: () => Promise<T>): Promise<T | undefined> => {
+		const guarded = this.guarded(failures);
+		const stalled = await this.store.stalled(this.inbox, now - this.settings.stalledAfterMs, limit);
+		const messages = (
+			await Promise.all(stalled.map((key) => guarded(key, () => this.applier.apply(key))))
+		).flatMap((r) => r ?? []);
+		return { messages, timers: await this.dueTimers(now, limit, guarded), failures };
+	}
+
+	/** Fires the silence timers due at `now` and resumes effects a stopped worker left. */
+	async fireDueTimers(now = this.clock.now(), limit = 500): Promise<TimerResult[]> {
+		return await this.dueTimers(now, limit, this.guarded([]));
+	}
+
+	private async dueTimers(
+		now: number,
+		limit: number,
+		guarded: ReturnType<ScenarioEngine['guarded']>,
+	): Promise<TimerResult[]> {
+		const keys = await this.conversations.due(now, limit);
+		return (
+			await Promise.all(keys.map((key) => guarded(key, () => this.dueRunner.run(key, now))))
+		).filter((r): r is TimerResult => r !== undefined);
+	}
+
+	/** Runs one conversation's work in turn; a failure (its store write, say) is recorded, never
+	 * holding up the others. */
+	private guarded(failures: DueWork['failures']) {
+		return async <T>(key: string, work: () => Promise<T>): Promise<T | undefined> => {
 			try {
 				return await this.queue.run(key, work);
 			} catch (error) {
@@ -196,20 +222,6 @@ export class ScenarioEngine {
 				return undefined;
 			}
 		};
-		const stalled = await this.store.stalled(this.inbox, now - this.settings.stalledAfterMs, limit);
-		const messages = (
-			await Promise.all(stalled.map((key) => guarded(key, () => this.applier.apply(key))))
-		).flatMap((r) => r ?? []);
-		const keys = await this.conversations.due(now, limit);
-		const timers = (
-			await Promise.all(keys.map((key) => guarded(key, () => this.dueRunner.run(key, now))))
-		).filter((r): r is TimerResult => r !== undefined);
-		return { messages, timers, failures };
-	}
-
-	/** Fires the silence timers due at `now` and resumes effects a stopped worker left. */
-	async fireDueTimers(now = this.clock.now(), limit = 500): Promise<TimerResult[]> {
-		return (await this.runDueWork(now, limit)).timers;
 	}
 
 	/** Gives a handed-off conversation back to the bot. False when it was not handed off. */

@@ -1,4 +1,4 @@
-import { inboxClaims, inboxNamespace } from '../scenarios/inbox';
+import { inboxNamespace } from '../scenarios/inbox';
 import type { StateStore } from '../stores/types';
 
 /**
@@ -8,22 +8,18 @@ import type { StateStore } from '../stores/types';
 export const DEFAULT_DEDUPE_TTL_MS = 48 * 3_600_000;
 
 /**
- * Drops redeliveries: a delivery id (the same on every attempt, A29) is let through once, and for
- * `message.received` so is a message id, whatever delivery carries it.
+ * Drops redeliveries, for deliveries not kept in an inbox: claims each id (the delivery's, then a
+ * message's) where an inbox append would claim it, so both ways of receiving agree. False when
+ * one was claimed before.
  */
-export class Deduplicator {
-	constructor(
-		private readonly store: StateStore,
-		private readonly scope: string,
-		private readonly ttlMs = DEFAULT_DEDUPE_TTL_MS,
-	) {}
-
-	/** The same claims, in the same place, as a message put in a conversation's inbox. */
-	async firstSeen(deliveryId: string, messageId?: string): Promise<boolean> {
-		const ns = inboxNamespace(this.scope);
-		const [delivery, message] = inboxClaims(messageId ?? '', deliveryId);
-		if (!(await this.store.claim(ns, delivery, this.ttlMs))) return false;
-		if (messageId === undefined) return true;
-		return await this.store.claim(ns, message, this.ttlMs);
+export async function claimDelivery(
+	store: StateStore,
+	scope: string,
+	claims: readonly string[],
+	ttlMs = DEFAULT_DEDUPE_TTL_MS,
+): Promise<boolean> {
+	for (const id of claims) {
+		if (!(await store.claim(inboxNamespace(scope), id, ttlMs))) return false;
 	}
+	return true;
 }

@@ -6,7 +6,7 @@ import {
 	type MessageReceived,
 } from '../scenarios/inbox';
 import type { StateStore } from '../stores/types';
-import { DEFAULT_DEDUPE_TTL_MS, Deduplicator } from './dedupe';
+import { claimDelivery, DEFAULT_DEDUPE_TTL_MS } from './dedupe';
 import { queueForExecution, takeBatch } from './dispatch';
 import { parseEnvelope, type Envelope } from './envelope';
 import { TEST_EVENT } from './events';
@@ -171,8 +171,7 @@ async function record(
 		return seq === null ? false : { inInbox, dispatchSeq: seq };
 	}
 	if (inInbox) return { inInbox };
-	const first = await new Deduplicator(store, options.scope, ttl).firstSeen(deliveryId, messageId);
-	return first ? { inInbox: false } : false;
+	return (await claimDelivery(store, options.scope, claims, ttl)) ? { inInbox: false } : false;
 }
 
 /** The event's data as the service sent it, and the delivery's own fields beside it. */

@@ -114,6 +114,16 @@ export type BurstPlan = {
 	copies: number;
 };
 
+/** 50 clients writing 20 messages each (MB_KILL_CLIENTS, MB_KILL_PER_CLIENT run a smaller one). */
+export function killPlan(gapMs: number): BurstPlan {
+	return {
+		clients: Number(process.env.MB_KILL_CLIENTS ?? 50),
+		perClient: Number(process.env.MB_KILL_PER_CLIENT ?? 20),
+		gapMs,
+		copies: 0.1,
+	};
+}
+
 export type BurstLog = { copiesAnswered: number[]; copiesFailed: number };
 
 /** The service's side: clients write, each message delivered (and some copied) to n8n. */

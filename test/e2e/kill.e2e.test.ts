@@ -18,25 +18,20 @@ import {
 	BURST_WORKFLOW_ID,
 	burstWorkflow,
 	expectKept,
+	killPlan,
 	outcome,
 	prepareBurstEmulator,
 	runBurst,
 	sleep,
 	storedFrom,
 	transcripts,
-	type BurstPlan,
 	type Stored,
 } from './burst';
 
 jest.setTimeout(900_000);
 
 const SECRET = ['whsec', 'kill', 'test'].join('_');
-const PLAN: BurstPlan = {
-	clients: Number(process.env.MB_KILL_CLIENTS ?? 50),
-	perClient: Number(process.env.MB_KILL_PER_CLIENT ?? 20),
-	gapMs: 2500,
-	copies: 0.1,
-};
+const PLAN = killPlan(2500);
 const KILLS = 3;
 
 // A real n8n (regular mode, SQLite state store) answering a burst of 1,000 client messages from

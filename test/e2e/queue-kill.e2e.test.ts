@@ -9,12 +9,12 @@ import {
 	BURST_WORKFLOW_ID,
 	burstWorkflow,
 	expectKept,
+	killPlan,
 	outcome,
 	prepareBurstEmulator,
 	runBurst,
 	sleep,
 	storedFrom,
-	type BurstPlan,
 	type Stored,
 } from './burst';
 import { onRedis, startQueueMode, STATE_DB, type QueueMode } from './queue';
@@ -22,12 +22,7 @@ import { onRedis, startQueueMode, STATE_DB, type QueueMode } from './queue';
 jest.setTimeout(900_000);
 
 const SECRET = ['whsec', 'queue', 'kill'].join('_');
-const PLAN: BurstPlan = {
-	clients: Number(process.env.MB_KILL_CLIENTS ?? 50),
-	perClient: Number(process.env.MB_KILL_PER_CLIENT ?? 20),
-	gapMs: 1500,
-	copies: 0.1,
-};
+const PLAN = killPlan(1500);
 
 // Queue mode (a main process receiving the webhooks, two workers running the executions, on
 // PostgreSQL, the bot's state in Redis): the same burst, one worker killed with SIGKILL mid-burst.
