@@ -16,7 +16,8 @@ import {
 	UnauthorizedError,
 	type FieldIssue,
 } from './errors';
-import { sharedLimiter, type SlidingWindowLimiter } from './rate-limiter';
+import { sharedBudget, type Priority, type RequestBudget } from './budget';
+import type { BudgetSettings } from './budget/registry';
 import {
 	activationSchema,
 	botSchema,
@@ -55,6 +56,15 @@ export interface ClientOptions {
 	timeoutMs?: number;
 	/** Override the service's limit (default 100 per 60 s); tests scale the window. */
 	rateLimit?: { limit: number; windowMs: number };
+	/** Share the key's budget with every process reaching this Redis (queue mode's workers). */
+	sharedThrough?: BudgetSettings['redis'];
+	/**
+	 * Interactive work (a bot's reply, a picker) is served before bulk work on the same key
+	 * (default bulk). Interactive replies take turns by conversation; everything else by `lane`.
+	 */
+	priority?: Priority;
+	/** Whose turn this client's requests are, among callers of the same priority (e.g. an execution). */
+	lane?: string;
 	/** Uniform random in [0, 1), injectable for tests. */
 	random?: () => number;
 }
@@ -68,6 +78,8 @@ type Call = {
 	query?: Record<string, string | number | undefined>;
 	body?: unknown;
 	repeatable: Repeatable;
+	/** Overrides the client's lane (a conversation's replies take turns with other conversations). */
+	lane?: string;
 };
 
 /**
@@ -76,7 +88,7 @@ type Call = {
  */
 export class MessagingBotClient {
 	private readonly baseUrl: string;
-	private readonly limiter: SlidingWindowLimiter;
+	private readonly budget: RequestBudget;
 	private readonly maxRetries: number;
 	private readonly backoffMs: number;
 	private readonly timeoutMs: number;
@@ -90,7 +102,10 @@ export class MessagingBotClient {
 		const budgetId = createHash('sha256')
 			.update(`${this.baseUrl}\n${options.apiKey}`)
 			.digest('hex');
-		this.limiter = sharedLimiter(budgetId, options.clock, rate.limit, rate.windowMs);
+		this.budget = sharedBudget(budgetId, options.clock, {
+			...rate,
+			redis: options.sharedThrough,
+		});
 		this.maxRetries = options.maxRetries ?? 4;
 		this.backoffMs = options.backoffMs ?? 500;
 		this.timeoutMs = options.timeoutMs ?? 30_000;
@@ -116,6 +131,7 @@ export class MessagingBotClient {
 			path: `/bots/${encodeURIComponent(id)}/messages`,
 			body,
 			repeatable: 'only-if-not-processed',
+			lane: this.options.priority === 'interactive' ? `${id}/${body.client_id}` : undefined,
 		}).then(
 			(data) => ({ data }),
 			(error: unknown) => ({ error }),
@@ -292,7 +308,10 @@ export class MessagingBotClient {
 		let attempt = 0;
 		for (;;) {
 			attempt++;
-			await this.limiter.acquire();
+			await this.budget.acquire({
+				priority: this.options.priority ?? 'bulk',
+				lane: call.lane ?? this.options.lane ?? '',
+			});
 			this.requestCount++;
 			let error: MessagingBotError;
 			let retryAfterMs: number | undefined;
@@ -320,8 +339,7 @@ export class MessagingBotClient {
 			}
 			const backoff = Math.min(30_000, this.backoffMs * 2 ** (attempt - 1)) * this.random();
 			const wait = Math.max(retryAfterMs ?? 0, backoff);
-			if (error instanceof RateLimitedError)
-				this.limiter.blockUntil(this.options.clock.now() + wait);
+			if (error instanceof RateLimitedError) await this.budget.block(wait);
 			await this.options.clock.sleep(wait);
 		}
 	}

@@ -1,13 +1,12 @@
-import type { SlidingWindowLimiter } from '../../runtime/api/rate-limiter';
-
-type Module = typeof import('../../runtime/api/rate-limiter');
+type Module = typeof import('../../runtime/api/budget/registry');
 const clock = { now: () => 0, sleep: async () => undefined };
+const settings = { limit: 100, windowMs: 60_000 };
 
-/** Loads the limiter module afresh, as each separately bundled node carries its own copy. */
+/** Loads the registry module afresh, as each separately bundled node carries its own copy. */
 function freshCopy(): Module {
 	let copy: Module | undefined;
 	jest.isolateModules(() => {
-		copy = jest.requireActual<Module>('../../runtime/api/rate-limiter');
+		copy = jest.requireActual<Module>('../../runtime/api/budget/registry');
 	});
 	return copy as Module;
 }
@@ -17,16 +16,14 @@ describe('one request budget per key for the whole process', () => {
 		const a = freshCopy();
 		const b = freshCopy();
 		expect(a).not.toBe(b);
-		const one: SlidingWindowLimiter = a.sharedLimiter('key-hash-1', clock, 100, 60_000);
-		const other = b.sharedLimiter('key-hash-1', clock, 100, 60_000);
-		expect(other).toBe(one);
-		expect(b.sharedLimiter('key-hash-2', clock)).not.toBe(one);
+		const one = a.sharedBudget('key-hash-1', clock, settings);
+		expect(b.sharedBudget('key-hash-1', clock, settings)).toBe(one);
+		expect(b.sharedBudget('key-hash-2', clock, settings)).not.toBe(one);
 	});
 
 	it('keeps the strictest setting when two credentials on one key differ', () => {
-		const a = freshCopy();
-		const limiter = a.sharedLimiter('key-hash-3', clock, 100, 60_000);
-		freshCopy().sharedLimiter('key-hash-3', clock, 50, 30_000);
-		expect([limiter.limit, limiter.windowMs]).toEqual([50, 60_000]);
+		const budget = freshCopy().sharedBudget('key-hash-3', clock, settings);
+		freshCopy().sharedBudget('key-hash-3', clock, { limit: 50, windowMs: 30_000 });
+		expect([budget.source.limit, budget.source.windowMs]).toEqual([50, 60_000]);
 	});
 });

@@ -1,0 +1,39 @@
+import type { Clock } from '../clock';
+import { marginFor, type SlotSource } from './types';
+
+/**
+ * At most `limit` requests in any window, counted in this process: the send times of the last
+ * `limit` requests, and a block set by the service's 429.
+ */
+export class LocalWindow implements SlotSource {
+	private readonly sent: number[] = [];
+	private blockedUntil = 0;
+
+	constructor(
+		public limit: number,
+		public windowMs: number,
+		private readonly clock: Pick<Clock, 'now'>,
+	) {}
+
+	async take(): Promise<number> {
+		const now = this.clock.now();
+		if (this.blockedUntil > now) return this.blockedUntil - now;
+		const span = this.windowMs + marginFor(this.windowMs);
+		while (this.sent.length > 0 && this.sent[0] <= now - span) this.sent.shift();
+		if (this.sent.length >= this.limit) {
+			// The slot frees when the request `limit` places back leaves the window.
+			return Math.max(1, this.sent[this.sent.length - this.limit] + span - now);
+		}
+		this.sent.push(now);
+		return 0;
+	}
+
+	async block(ms: number): Promise<void> {
+		this.blockedUntil = Math.max(this.blockedUntil, this.clock.now() + ms);
+	}
+
+	tighten(limit: number, windowMs: number): void {
+		this.limit = Math.min(this.limit, limit);
+		this.windowMs = Math.max(this.windowMs, windowMs);
+	}
+}

@@ -1,0 +1,94 @@
+import { LocalWindow } from '../../runtime/api/budget/local-window';
+import { RequestBudget } from '../../runtime/api/budget/request-budget';
+import type { SlotRequest } from '../../runtime/api/budget/types';
+import { ManualClock, settle } from '../helpers/manual-clock';
+
+/** A budget of `limit` per `windowMs` (margin: windowMs / 20) and a log of who got a slot when. */
+function budgetOf(limit: number, windowMs: number) {
+	const clock = new ManualClock();
+	const budget = new RequestBudget(new LocalWindow(limit, windowMs, clock), clock);
+	const served: Array<{ who: string; at: number }> = [];
+	const ask = (who: string, request: SlotRequest) =>
+		budget.acquire(request).then(() => served.push({ who, at: clock.now() }));
+	return { clock, budget, served, ask };
+}
+
+const bulk = (lane = 'job'): SlotRequest => ({ priority: 'bulk', lane });
+const reply = (lane: string): SlotRequest => ({ priority: 'interactive', lane });
+
+describe('request budget', () => {
+	it('serves at most the limit in any window, the rest as the window frees', async () => {
+		const { clock, served, ask } = budgetOf(3, 1_000);
+		for (let i = 0; i < 7; i++) void ask(`r${i}`, bulk());
+		await clock.advance(5_000);
+		// Span = 1,000 ms + 50 ms margin.
+		expect(served.map((s) => s.at)).toEqual([0, 0, 0, 1_050, 1_050, 1_050, 2_100]);
+	});
+
+	it('gives the next free slot to a reply that arrives behind a queued bulk job', async () => {
+		const { clock, served, ask } = budgetOf(2, 1_000);
+		for (let i = 0; i < 10; i++) void ask(`tag${i}`, bulk());
+		await clock.advance(500);
+		void ask('reply', reply('bot/ada'));
+		await clock.advance(5_000);
+		const order = served.map((s) => s.who);
+		expect(order.slice(0, 3)).toEqual(['tag0', 'tag1', 'reply']);
+		expect(served[2].at).toBe(1_050);
+	});
+
+	it('lets lanes take turns, so one big job never starves another', async () => {
+		const { clock, served, ask } = budgetOf(1, 100);
+		for (let i = 0; i < 4; i++) void ask(`a${i}`, bulk('job-a'));
+		for (let i = 0; i < 2; i++) void ask(`b${i}`, bulk('job-b'));
+		await clock.advance(2_000);
+		expect(served.map((s) => s.who)).toEqual(['a0', 'b0', 'a1', 'b1', 'a2', 'a3']);
+	});
+
+	it('lets conversations take turns among replies, ahead of bulk work', async () => {
+		const { clock, served, ask } = budgetOf(1, 100);
+		void ask('tag', bulk());
+		await settle();
+		for (let i = 0; i < 3; i++) void ask(`chatty${i}`, reply('bot/chatty'));
+		void ask('quiet', reply('bot/quiet'));
+		void ask('tag2', bulk());
+		await clock.advance(2_000);
+		expect(served.map((s) => s.who)).toEqual([
+			'tag',
+			'chatty0',
+			'quiet',
+			'chatty1',
+			'chatty2',
+			'tag2',
+		]);
+	});
+
+	it('holds back every caller already waiting when a 429 sets a block', async () => {
+		const { clock, budget, served, ask } = budgetOf(2, 1_000);
+		for (let i = 0; i < 6; i++) void ask(`r${i}`, bulk());
+		await clock.advance(100);
+		expect(served).toHaveLength(2);
+		// The service answered 429 with Retry-After: 5 s; the window would free at 1,050 ms.
+		await budget.block(5_000);
+		await clock.advance(10_000);
+		expect(served.slice(2).every((s) => s.at >= 5_100)).toBe(true);
+		expect(served.map((s) => s.at)).toEqual([0, 0, 5_100, 5_100, 6_150, 6_150]);
+	});
+
+	it('tells every waiting caller when its source fails, and serves again afterwards', async () => {
+		const clock = new ManualClock();
+		let down = true;
+		const window = new LocalWindow(1, 100, clock);
+		const source = Object.assign(Object.create(window) as LocalWindow, {
+			take: async () => {
+				if (down) throw new Error('Redis at 127.0.0.1:1 unreachable');
+				return window.take();
+			},
+		});
+		const budget = new RequestBudget(source, clock);
+		const failures = await Promise.allSettled([budget.acquire(bulk()), budget.acquire(bulk())]);
+		expect(failures.map((f) => f.status)).toEqual(['rejected', 'rejected']);
+		expect(budget.waiting).toBe(0);
+		down = false;
+		await expect(budget.acquire(bulk())).resolves.toBe(0);
+	});
+});
