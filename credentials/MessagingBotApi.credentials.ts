@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { authHeaders, type AuthHeader } from '../runtime/api/auth';
+import { redisFields } from './redisFields';
 
 export class MessagingBotApi implements ICredentialType {
 	name = 'messagingBotApi';
@@ -76,6 +77,28 @@ export class MessagingBotApi implements ICredentialType {
 			typeOptions: { minValue: 0.1, numberPrecision: 1 },
 			description: 'The length of the window the request limit counts in',
 		},
+		{
+			displayName: 'Request Budget',
+			name: 'budgetScope',
+			type: 'options',
+			default: 'process',
+			options: [
+				{
+					name: 'Counted by This N8n Process',
+					value: 'process',
+					description: 'Right when n8n runs as one process (the default setup)',
+				},
+				{
+					name: 'Shared Through Redis (Queue Mode)',
+					value: 'redis',
+					description:
+						'Every main, webhook and worker process counts one budget, so the limit holds across them: use the Redis queue mode runs on',
+				},
+			],
+			description:
+				'Where requests on this key are counted. In queue mode each worker is its own process: share the budget through Redis, or the workers together go over the limit.',
+		},
+		...redisFields('redis', { budgetScope: ['redis'] }),
 	];
 
 	async authenticate(

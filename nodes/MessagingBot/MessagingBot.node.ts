@@ -39,6 +39,36 @@ export class MessagingBot implements INodeType {
 			},
 			...bot.description,
 			...client.description,
+			{
+				displayName: 'Request Options',
+				name: 'requestOptions',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Priority',
+						name: 'priority',
+						type: 'options',
+						default: 'bulk',
+						options: [
+							{
+								name: 'Bulk',
+								value: 'bulk',
+								description: 'Takes turns with other bulk work on this API key',
+							},
+							{
+								name: 'Interactive',
+								value: 'interactive',
+								description:
+									'Goes before bulk work on this API key: for an answer someone is waiting for',
+							},
+						],
+						description:
+							'The API key allows 100 requests a minute. Interactive requests (and bot replies) are sent before bulk work such as a job of tag updates.',
+					},
+				],
+			},
 		],
 	};
 

@@ -21,8 +21,8 @@ describe('request budget', () => {
 		const { clock, served, ask } = budgetOf(3, 1_000);
 		for (let i = 0; i < 7; i++) void ask(`r${i}`, bulk());
 		await clock.advance(5_000);
-		// Span = 1,000 ms + 50 ms margin.
-		expect(served.map((s) => s.at)).toEqual([0, 0, 0, 1_050, 1_050, 1_050, 2_100]);
+		// Span = 1,000 ms + 25 ms margin.
+		expect(served.map((s) => s.at)).toEqual([0, 0, 0, 1_025, 1_025, 1_025, 2_050]);
 	});
 
 	it('gives the next free slot to a reply that arrives behind a queued bulk job', async () => {
@@ -33,7 +33,7 @@ describe('request budget', () => {
 		await clock.advance(5_000);
 		const order = served.map((s) => s.who);
 		expect(order.slice(0, 3)).toEqual(['tag0', 'tag1', 'reply']);
-		expect(served[2].at).toBe(1_050);
+		expect(served[2].at).toBe(1_025);
 	});
 
 	it('lets lanes take turns, so one big job never starves another', async () => {
@@ -67,11 +67,30 @@ describe('request budget', () => {
 		for (let i = 0; i < 6; i++) void ask(`r${i}`, bulk());
 		await clock.advance(100);
 		expect(served).toHaveLength(2);
-		// The service answered 429 with Retry-After: 5 s; the window would free at 1,050 ms.
+		// The service answered 429 with Retry-After: 5 s; the window would free at 1,025 ms.
 		await budget.block(5_000);
 		await clock.advance(10_000);
 		expect(served.slice(2).every((s) => s.at >= 5_100)).toBe(true);
-		expect(served.map((s) => s.at)).toEqual([0, 0, 5_100, 5_100, 6_150, 6_150]);
+		expect(served.map((s) => s.at)).toEqual([0, 0, 5_100, 5_100, 6_125, 6_125]);
+	});
+
+	it('keeps a reserve of each window for interactive work: a reply never waits for a full window', async () => {
+		const { clock, served, ask } = budgetOf(100, 60_000);
+		for (let i = 0; i < 300; i++) void ask(`tag${i}`, bulk());
+		await clock.advance(10_000);
+		// Bulk work takes 98 of the 100; the job's rest waits for the window.
+		expect(served).toHaveLength(98);
+		void ask('reply', reply('bot/ada'));
+		void ask('second reply', reply('bot/bob'));
+		void ask('third reply', reply('bot/cy'));
+		await clock.advance(1);
+		expect(served.slice(98).map((s) => [s.who, s.at])).toEqual([
+			['reply', 10_000],
+			['second reply', 10_000],
+		]);
+		await clock.advance(60_250);
+		// The third takes the first slot that frees, ahead of the job.
+		expect(served[100]).toEqual({ who: 'third reply', at: 60_250 });
 	});
 
 	it('tells every waiting caller when its source fails, and serves again afterwards', async () => {
@@ -81,7 +100,7 @@ describe('request budget', () => {
 		const source = Object.assign(Object.create(window) as LocalWindow, {
 			take: async () => {
 				if (down) throw new Error('Redis at 127.0.0.1:1 unreachable');
-				return window.take();
+				return window.take('bulk');
 			},
 		});
 		const budget = new RequestBudget(source, clock);

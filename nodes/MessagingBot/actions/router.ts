@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import type { Priority } from '../../../runtime/api';
 import { clientFor } from '../transport';
 import { errorItem, toNodeError } from '../helpers/errors';
 import * as bot from './bot';
@@ -14,7 +15,8 @@ const resources: Record<string, Record<string, Operation>> = {
 /** Runs the chosen operation once per input item; one shared client keeps one request budget. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const api = await clientFor(this);
+	const priority = this.getNodeParameter('requestOptions.priority', 0, 'bulk') as Priority;
+	const api = await clientFor(this, priority);
 	const out: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
 		const resource = this.getNodeParameter('resource', i) as string;

@@ -7,7 +7,7 @@ export async function searchBots(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const bots = await (await clientFor(this)).listBots();
+	const bots = await (await clientFor(this, 'interactive')).listBots();
 	const needle = filter?.toLowerCase() ?? '';
 	return {
 		results: bots
@@ -28,7 +28,7 @@ export async function searchClients(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const api = await clientFor(this);
+	const api = await clientFor(this, 'interactive');
 	const offset = Number(paginationToken ?? 0) || 0;
 	const text = filter?.trim() ?? '';
 	const byEmail = text.includes('@');

@@ -6,7 +6,10 @@ import {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { MessagingBotClient, normaliseBaseUrl } from '../../../runtime/api';
+import type { RedisOptions } from 'ioredis';
+
+import { MessagingBotClient, normaliseBaseUrl, type Priority } from '../../../runtime/api';
+import { redisOptions } from '../../../runtime/stores/redis';
 import { classifyNetworkError, type Transport } from '../../../runtime/api/transport';
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
@@ -57,14 +60,44 @@ export function n8nTransport(ctx: Context): Transport {
 
 export const n8nClock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms) };
 
-/** The API client for this execution, sharing the key's request budget with every other one. */
-export async function clientFor(ctx: Context): Promise<MessagingBotClient> {
-	const credentials = await ctx.getCredentials<{
-		baseUrl: string;
-		apiKey: string;
-		rateLimit?: number;
-		rateWindowSeconds?: number;
-	}>('messagingBotApi');
+type ApiCredential = {
+	baseUrl: string;
+	apiKey: string;
+	rateLimit?: number;
+	rateWindowSeconds?: number;
+	budgetScope?: 'process' | 'redis';
+	redisHost?: string;
+	redisPort?: number;
+	redisUser?: string;
+	redisPassword?: string;
+	redisDatabase?: number;
+	redisSsl?: boolean;
+	redisDisableTlsVerification?: boolean;
+};
+
+/** The Redis the credential shares its request budget through, if it does. */
+function sharedThrough(c: ApiCredential): RedisOptions | undefined {
+	if (c.budgetScope !== 'redis') return undefined;
+	return redisOptions({
+		host: c.redisHost,
+		port: c.redisPort,
+		user: c.redisUser,
+		password: c.redisPassword,
+		database: c.redisDatabase,
+		ssl: c.redisSsl,
+		disableTlsVerification: c.redisDisableTlsVerification,
+	});
+}
+
+/**
+ * The API client for this execution, sharing the key's request budget with every other one.
+ * Interactive work (a bot's reply, a picker in the editor) goes before bulk work on the key.
+ */
+export async function clientFor(
+	ctx: Context,
+	priority: Priority = 'bulk',
+): Promise<MessagingBotClient> {
+	const credentials = await ctx.getCredentials<ApiCredential>('messagingBotApi');
 	const base = normaliseBaseUrl(credentials.baseUrl ?? '');
 	if (base.error) {
 		throw new NodeOperationError(ctx.getNode(), `Messaging Bot API credential: ${base.error}`, {
@@ -80,5 +113,9 @@ export async function clientFor(ctx: Context): Promise<MessagingBotClient> {
 			limit: Math.max(1, Math.floor(credentials.rateLimit ?? 100)),
 			windowMs: Math.max(100, Math.round((credentials.rateWindowSeconds ?? 60) * 1000)),
 		},
+		sharedThrough: sharedThrough(credentials),
+		priority,
+		// Bulk work takes turns by execution, so one big job never starves another.
+		lane: 'getExecutionId' in ctx ? ctx.getExecutionId() : undefined,
 	});
 }

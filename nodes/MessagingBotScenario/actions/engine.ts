@@ -68,7 +68,8 @@ export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine>
 	return new ScenarioEngine({
 		scenarios: [main, ...extra],
 		store,
-		api: await clientFor(ctx),
+		// Replies answer a client who is waiting: they go before bulk work on the key.
+		api: await clientFor(ctx, 'interactive'),
 		clock: n8nClock,
 		scope: ctx.getWorkflow().id ?? 'workflow',
 		reorderWindowMs: Math.round(Number(option('reorderWindowSeconds', 1)) * 1000),

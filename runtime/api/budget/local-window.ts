@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import { marginFor, type SlotSource } from './types';
+import { marginFor, reserveFor, type Priority, type SlotSource } from './types';
 
 /**
  * At most `limit` requests in any window, counted in this process: the send times of the last
@@ -15,14 +15,15 @@ export class LocalWindow implements SlotSource {
 		private readonly clock: Pick<Clock, 'now'>,
 	) {}
 
-	async take(): Promise<number> {
+	async take(priority: Priority): Promise<number> {
 		const now = this.clock.now();
 		if (this.blockedUntil > now) return this.blockedUntil - now;
 		const span = this.windowMs + marginFor(this.windowMs);
 		while (this.sent.length > 0 && this.sent[0] <= now - span) this.sent.shift();
-		if (this.sent.length >= this.limit) {
-			// The slot frees when the request `limit` places back leaves the window.
-			return Math.max(1, this.sent[this.sent.length - this.limit] + span - now);
+		const cap = priority === 'bulk' ? this.limit - reserveFor(this.limit) : this.limit;
+		if (this.sent.length >= cap) {
+			// The slot frees when the request `cap` places back leaves the window.
+			return Math.max(1, this.sent[this.sent.length - cap] + span - now);
 		}
 		this.sent.push(now);
 		return 0;

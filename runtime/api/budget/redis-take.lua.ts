@@ -4,13 +4,14 @@
  * (sorted set: one member per process and priority, by priority then turn), alive (the same
  * members by the time each expires, so a killed process stops holding its part), turn (a counter).
  * ARGV: member, priority rank, the ranks this process still waits in once this caller is served,
- * limit, span in ms, grace in ms.
+ * limit, span in ms, grace in ms, the slots bulk work leaves for interactive work.
  * Returns 0 when a slot was taken, else how many ms to wait before asking again.
  */
 export const TAKE_SCRIPT = `
 local window, blocked, waiters, alive, turn = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local member, rank = ARGV[1], tonumber(ARGV[2])
 local limit, span, grace = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+if rank > 0 then limit = limit - tonumber(ARGV[7]) end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 

@@ -5,7 +5,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 
 import { MessagingBotError } from '../errors';
 import { BLOCK_SCRIPT, TAKE_SCRIPT } from './redis-take.lua';
-import { marginFor, PRIORITIES, type Priority, type SlotSource } from './types';
+import { marginFor, PRIORITIES, reserveFor, type Priority, type SlotSource } from './types';
 
 /** The shared budget's Redis could not be used: nothing was sent past the limit. */
 export class RequestBudgetError extends MessagingBotError {
@@ -71,6 +71,7 @@ export class RedisWindow implements SlotSource {
 				this.limit,
 				this.windowMs + marginFor(this.windowMs),
 				GRACE_MS,
+				reserveFor(this.limit),
 			),
 		);
 		return Number(wait);

@@ -19,6 +19,8 @@ export class RequestBudget {
 		PRIORITIES.map((p) => [p, new Map()]),
 	);
 	private running = false;
+	/** While the loop waits for a slot for a bulk caller: wakes it for a caller that goes first. */
+	private sleeping: { priority: Priority; wake: () => void } | undefined;
 
 	constructor(
 		readonly source: SlotSource,
@@ -33,6 +35,9 @@ export class RequestBudget {
 			const waiter = { asked: this.clock.now(), resolve, reject };
 			if (lane) lane.push(waiter);
 			else lanes.set(request.lane, [waiter]);
+			const sleeping = this.sleeping;
+			if (sleeping && PRIORITIES.indexOf(request.priority) < PRIORITIES.indexOf(sleeping.priority))
+				sleeping.wake();
 			void this.run();
 		});
 	}
@@ -61,12 +66,21 @@ export class RequestBudget {
 					this.failAll(error);
 					return;
 				}
-				if (wait > 0) await this.clock.sleep(wait);
+				if (wait > 0) await this.pause(wait, next.priority);
 				else this.serve(next);
 			}
 		} finally {
 			this.running = false;
 		}
+	}
+
+	/** Waits for the source, or less if a caller of a higher priority arrives (it may go now). */
+	private async pause(ms: number, priority: Priority): Promise<void> {
+		await new Promise<void>((wake) => {
+			this.sleeping = { priority, wake };
+			void this.clock.sleep(ms).then(wake);
+		});
+		this.sleeping = undefined;
 	}
 
 	/** The caller the next free slot goes to. */

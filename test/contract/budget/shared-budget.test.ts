@@ -84,9 +84,9 @@ describe('a request budget shared through Redis by several processes', () => {
 		const all = [...a.granted, ...b.granted];
 		expect(all).toHaveLength(200);
 		expect(busiestWindow(all)).toBeLessThanOrEqual(LIMIT);
-		// 200 slots at 40 a window need 4 windows after the first: the budget wastes little.
+		// 200 slots at 39 a window (one kept for interactive work) need 5 windows after the first.
 		const span = Math.max(...all) - Math.min(a.asked, b.asked);
-		expect(span).toBeLessThan(5 * (WINDOW_MS + 50) + 600);
+		expect(span).toBeLessThan(5 * (WINDOW_MS + 25) + 600);
 		// The first window goes to whoever asks first; from then on, while both wait, they share it.
 		const contended = Math.min(...all) + WINDOW_MS;
 		const firstDone = Math.min(Math.max(...a.granted), Math.max(...b.granted));
@@ -94,7 +94,8 @@ describe('a request budget shared through Redis by several processes', () => {
 		const share = (run: Run) =>
 			run.granted.filter((t) => t > contended && t <= firstDone - WINDOW_MS).length;
 		expect(share(a) + share(b)).toBeGreaterThanOrEqual(LIMIT);
-		expect(Math.abs(share(a) - share(b))).toBeLessThanOrEqual(2);
+		// (39 a window split in turns: one may have 20 where the other has 19.)
+		expect(Math.abs(share(a) - share(b))).toBeLessThanOrEqual(4);
 	}, 60_000);
 
 	it("serves another process's interactive request before any waiting bulk work", async () => {
@@ -108,12 +109,12 @@ describe('a request budget shared through Redis by several processes', () => {
 		reply.child.stdin.end('go\n');
 		const [bulk, interactive] = await Promise.all([job.done, reply.done]);
 		const answered = interactive.granted[0];
-		// The job's first window was full when the reply asked: it gets the first slot that frees
-		// (the job's first grant leaving the window, plus the 50 ms margin), not a later one.
-		const firstFree = Math.min(...bulk.granted) + WINDOW_MS + 50;
+		// The job has every slot it may take (39) and waits for the window; the reply takes the
+		// slot bulk work leaves free, at once.
+		const firstFree = Math.min(...bulk.granted) + WINDOW_MS + 25;
 		expect(interactive.asked).toBeLessThan(firstFree - WINDOW_MS / 2);
-		expect(answered - firstFree).toBeLessThan(30);
-		expect(bulk.granted.filter((t) => t > interactive.asked && t < answered - 5)).toHaveLength(0);
+		expect(bulk.granted.filter((t) => t < interactive.asked)).toHaveLength(LIMIT - 1);
+		expect(answered - interactive.asked).toBeLessThan(50);
 		expect(busiestWindow([...bulk.granted, answered])).toBeLessThanOrEqual(LIMIT);
 	}, 60_000);
 
@@ -129,11 +130,12 @@ describe('a request budget shared through Redis by several processes', () => {
 		const killed = Date.now();
 		const run = await survivor.done;
 		// While both waited the survivor had half of each window; once the killed process's part
-		// lapses (its last wait plus a 2 s grace), the survivor has whole windows again.
+		// lapses (its last wait plus a 2 s grace), the survivor has whole windows again (all but
+		// the slot kept for interactive work).
 		const lapsed = killed + WINDOW_MS + 2_000 + 200;
 		const shared = run.granted.filter((t) => t > run.asked + WINDOW_MS + 100 && t < killed);
 		expect(busiestWindow(shared)).toBeLessThanOrEqual(LIMIT / 2);
-		expect(busiestWindow(run.granted.filter((t) => t > lapsed))).toBe(LIMIT);
+		expect(busiestWindow(run.granted.filter((t) => t > lapsed))).toBe(LIMIT - 1);
 		await gone;
 	}, 60_000);
 
