@@ -31,13 +31,22 @@ export function productionUrl(n8nUrl: string, workflow: Workflow): string {
 	return `${n8nUrl}/webhook/${trigger.webhookId}/messaging-bot`;
 }
 
+/** The Messaging Bot API credential's settings; `extra` for any other field of it. */
+export type ApiSettings = {
+	baseUrl: string;
+	apiKey: string;
+	rateLimit?: number;
+	rateWindowSeconds?: number;
+	extra?: Record<string, unknown>;
+};
+
 /**
  * Installs the packed package into the user folder, imports the two credentials and the example
  * workflows, and publishes them; n8n must not be running.
  */
 export function prepareN8n(
 	o: N8nOptions,
-	api: { baseUrl: string; apiKey: string; rateLimit?: number; rateWindowSeconds?: number },
+	api: ApiSettings,
 	webhookSecret: string,
 	workflows: Workflow[] = exampleWorkflows(),
 	extraCredentials: Array<{ id: string; name: string; type: string; data: object }> = [],
@@ -54,6 +63,7 @@ export function prepareN8n(
 				authHeader: 'bearer',
 				rateLimit: api.rateLimit ?? 100,
 				rateWindowSeconds: api.rateWindowSeconds ?? 60,
+				...api.extra,
 			},
 		},
 		{

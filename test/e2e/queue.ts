@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import { Redis } from 'ioredis';
 
-import { prepareN8n, type Workflow } from '../../scripts/lib/demo-setup';
+import { prepareN8n, type ApiSettings, type Workflow } from '../../scripts/lib/demo-setup';
 import {
 	freePort,
 	startN8n,
@@ -52,7 +52,7 @@ export type QueueMode = {
 
 /** n8n in queue mode: a main process and `workers` workers on PostgreSQL and Redis. */
 export async function startQueueMode(
-	api: { baseUrl: string; apiKey: string; rateLimit?: number; rateWindowSeconds?: number },
+	api: ApiSettings,
 	secret: string,
 	workflows: Workflow[],
 	workers = 2,
