@@ -56,6 +56,7 @@ export async function startQueueMode(
 	secret: string,
 	workflows: Workflow[],
 	workers = 2,
+	extraEnv: Record<string, string> = {},
 ): Promise<QueueMode> {
 	const database = `mb_e2e_${process.pid}_${Date.now()}`;
 	const userFolder = mkdtempSync(path.join(tmpdir(), 'mb-queue-'));
@@ -74,6 +75,7 @@ export async function startQueueMode(
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: '6379',
 		QUEUE_BULL_PREFIX: database,
+		...extraEnv,
 	};
 	const main: N8nOptions = {
 		userFolder,
