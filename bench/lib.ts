@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark tooling, never loaded by n8n */
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { MessagingBotClient } from '../runtime/api';
+import { MessagingBotClient, type Priority } from '../runtime/api';
 import { createUndiciTransport } from '../runtime/api/undici-transport';
 import type { RunningEmulator } from '../test/emulator';
 
@@ -12,8 +12,11 @@ export async function benchClient(
 	e: RunningEmulator,
 	limit: number,
 	windowMs: number,
-): Promise<MessagingBotClient & { close(): Promise<void> }> {
-	const { api_key: apiKey } = (await admin(e, 'POST', '/keys')) as { api_key: string };
+	/** Another client on the same key (`apiKeyOf`), e.g. a bot's replies beside a job. */
+	options: { apiKeyOf?: { apiKey: string }; priority?: Priority } = {},
+): Promise<MessagingBotClient & { close(): Promise<void>; apiKey: string }> {
+	const apiKey =
+		options.apiKeyOf?.apiKey ?? ((await admin(e, 'POST', '/keys')) as { api_key: string }).api_key;
 	const transport = createUndiciTransport({ apiKey, connections: 32 });
 	const client = new MessagingBotClient({
 		baseUrl: e.baseUrl,
@@ -21,8 +24,9 @@ export async function benchClient(
 		clock,
 		apiKey,
 		rateLimit: { limit, windowMs },
+		priority: options.priority,
 	});
-	return Object.assign(client, { close: () => transport.close() });
+	return Object.assign(client, { close: () => transport.close(), apiKey });
 }
 
 export async function admin(

@@ -308,7 +308,7 @@ export class MessagingBotClient {
 		let attempt = 0;
 		for (;;) {
 			attempt++;
-			await this.budget.acquire({
+			const slot = await this.budget.acquire({
 				priority: this.options.priority ?? 'bulk',
 				lane: call.lane ?? this.options.lane ?? '',
 			});
@@ -316,7 +316,7 @@ export class MessagingBotClient {
 			let error: MessagingBotError;
 			let retryAfterMs: number | undefined;
 			try {
-				const response = await this.options.transport.request(request);
+				const response = await this.options.transport.request(request).finally(() => slot.settle());
 				const outcome = interpret(response.status, response.body);
 				if (outcome.ok) return { data: outcome.data, status: response.status };
 				error = outcome.error;

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: drives a real n8n, never loaded by n8n */
 import { API_CREDENTIAL_ID, type Workflow } from '../../scripts/lib/demo-setup';
 import type { RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';

@@ -8,8 +8,12 @@ function budgetOf(limit: number, windowMs: number) {
 	const clock = new ManualClock();
 	const budget = new RequestBudget(new LocalWindow(limit, windowMs, clock), clock);
 	const served: Array<{ who: string; at: number }> = [];
+	// Each request is answered at once: its slot counts from when it was granted.
 	const ask = (who: string, request: SlotRequest) =>
-		budget.acquire(request).then(() => served.push({ who, at: clock.now() }));
+		budget.acquire(request).then((slot) => {
+			served.push({ who, at: clock.now() });
+			slot.settle();
+		});
 	return { clock, budget, served, ask };
 }
 
@@ -21,8 +25,8 @@ describe('request budget', () => {
 		const { clock, served, ask } = budgetOf(3, 1_000);
 		for (let i = 0; i < 7; i++) void ask(`r${i}`, bulk());
 		await clock.advance(5_000);
-		// Span = 1,000 ms + 25 ms margin.
-		expect(served.map((s) => s.at)).toEqual([0, 0, 0, 1_025, 1_025, 1_025, 2_050]);
+		// Span = 1,000 ms + 10 ms margin.
+		expect(served.map((s) => s.at)).toEqual([0, 0, 0, 1_010, 1_010, 1_010, 2_020]);
 	});
 
 	it('gives the next free slot to a reply that arrives behind a queued bulk job', async () => {
@@ -33,7 +37,7 @@ describe('request budget', () => {
 		await clock.advance(5_000);
 		const order = served.map((s) => s.who);
 		expect(order.slice(0, 3)).toEqual(['tag0', 'tag1', 'reply']);
-		expect(served[2].at).toBe(1_025);
+		expect(served[2].at).toBe(1_010);
 	});
 
 	it('lets lanes take turns, so one big job never starves another', async () => {
@@ -67,30 +71,54 @@ describe('request budget', () => {
 		for (let i = 0; i < 6; i++) void ask(`r${i}`, bulk());
 		await clock.advance(100);
 		expect(served).toHaveLength(2);
-		// The service answered 429 with Retry-After: 5 s; the window would free at 1,025 ms.
+		// The service answered 429 with Retry-After: 5 s; the window would free at 1,010 ms.
 		await budget.block(5_000);
 		await clock.advance(10_000);
 		expect(served.slice(2).every((s) => s.at >= 5_100)).toBe(true);
-		expect(served.map((s) => s.at)).toEqual([0, 0, 5_100, 5_100, 6_125, 6_125]);
+		expect(served.map((s) => s.at)).toEqual([0, 0, 5_100, 5_100, 6_110, 6_110]);
 	});
 
-	it('keeps a reserve of each window for interactive work: a reply never waits for a full window', async () => {
+	it('gives bulk work the whole window on a key that answers no client', async () => {
 		const { clock, served, ask } = budgetOf(100, 60_000);
 		for (let i = 0; i < 300; i++) void ask(`tag${i}`, bulk());
 		await clock.advance(10_000);
-		// Bulk work takes 98 of the 100; the job's rest waits for the window.
-		expect(served).toHaveLength(98);
+		expect(served).toHaveLength(100);
+	});
+
+	it('keeps a reserve of each window while the key answers clients: a reply never waits for a full window', async () => {
+		const { clock, served, ask } = budgetOf(100, 60_000);
+		await ask('earlier reply', reply('bot/eve'));
+		served.length = 0;
+		for (let i = 0; i < 300; i++) void ask(`tag${i}`, bulk());
+		await clock.advance(10_000);
+		// Bulk work takes 97 of the 100 (one went to the earlier reply); the rest waits.
+		expect(served).toHaveLength(97);
 		void ask('reply', reply('bot/ada'));
 		void ask('second reply', reply('bot/bob'));
 		void ask('third reply', reply('bot/cy'));
 		await clock.advance(1);
-		expect(served.slice(98).map((s) => [s.who, s.at])).toEqual([
+		expect(served.slice(97).map((s) => [s.who, s.at])).toEqual([
 			['reply', 10_000],
 			['second reply', 10_000],
 		]);
 		await clock.advance(60_250);
-		// The third takes the first slot that frees, ahead of the job.
-		expect(served[100]).toEqual({ who: 'third reply', at: 60_250 });
+		// The third takes the first slot that frees (the earlier reply's), ahead of the job.
+		expect(served[99]).toEqual({ who: 'third reply', at: 60_250 });
+	});
+
+	it('counts a slot from its answer: a slow request holds its place until answered', async () => {
+		const { clock, budget, served, ask } = budgetOf(2, 1_000);
+		const slow = await budget.acquire(bulk('slow'));
+		void ask('quick', bulk());
+		void ask('next', bulk());
+		await clock.advance(500);
+		// The slow request is answered at 500 ms: the window holds it until 1,510 ms.
+		slow.settle();
+		await clock.advance(2_000);
+		expect(served).toEqual([
+			{ who: 'quick', at: 0 },
+			{ who: 'next', at: 1_010 },
+		]);
 	});
 
 	it('tells every waiting caller when its source fails, and serves again afterwards', async () => {
@@ -108,6 +136,6 @@ describe('request budget', () => {
 		expect(failures.map((f) => f.status)).toEqual(['rejected', 'rejected']);
 		expect(budget.waiting).toBe(0);
 		down = false;
-		await expect(budget.acquire(bulk())).resolves.toBe(0);
+		await expect(budget.acquire(bulk())).resolves.toMatchObject({ waitedMs: 0 });
 	});
 });

@@ -1,13 +1,25 @@
 import type { Clock } from '../clock';
-import { marginFor, reserveFor, type Priority, type SlotSource } from './types';
+import {
+	marginFor,
+	pollFor,
+	RESERVE_WINDOWS,
+	reserveFor,
+	type Priority,
+	type SlotSource,
+	type Take,
+} from './types';
 
 /**
- * At most `limit` requests in any window, counted in this process: the send times of the last
- * `limit` requests, and a block set by the service's 429.
+ * At most `limit` requests in any window, counted in this process: the answer times of the last
+ * `limit` requests, the requests still waiting for an answer, and a block set by a 429.
  */
 export class LocalWindow implements SlotSource {
-	private readonly sent: number[] = [];
+	/** Answer times, oldest first. */
+	private readonly answered: number[] = [];
+	private readonly inFlight = new Set<string>();
+	private taken = 0;
 	private blockedUntil = 0;
+	private lastInteractive = Number.NEGATIVE_INFINITY;
 
 	constructor(
 		public limit: number,
@@ -15,18 +27,30 @@ export class LocalWindow implements SlotSource {
 		private readonly clock: Pick<Clock, 'now'>,
 	) {}
 
-	async take(priority: Priority): Promise<number> {
+	async take(priority: Priority): Promise<Take> {
 		const now = this.clock.now();
-		if (this.blockedUntil > now) return this.blockedUntil - now;
+		if (this.blockedUntil > now) return { wait: this.blockedUntil - now };
 		const span = this.windowMs + marginFor(this.windowMs);
-		while (this.sent.length > 0 && this.sent[0] <= now - span) this.sent.shift();
-		const cap = priority === 'bulk' ? this.limit - reserveFor(this.limit) : this.limit;
-		if (this.sent.length >= cap) {
-			// The slot frees when the request `cap` places back leaves the window.
-			return Math.max(1, this.sent[this.sent.length - cap] + span - now);
+		while (this.answered.length > 0 && this.answered[0] <= now - span) this.answered.shift();
+		const answering = now - this.lastInteractive < RESERVE_WINDOWS * span;
+		const cap = priority === 'bulk' && answering ? this.limit - reserveFor(this.limit) : this.limit;
+		const used = this.answered.length + this.inFlight.size;
+		if (used >= cap) {
+			// The slot frees when the request `cap` places back leaves the window; if that one is
+			// still unanswered, look again soon (its answer wakes the budget anyway).
+			const frees = this.answered[used - cap];
+			return {
+				wait: frees === undefined ? pollFor(this.limit, span) : Math.max(1, frees + span - now),
+			};
 		}
-		this.sent.push(now);
-		return 0;
+		const slot = String(++this.taken);
+		this.inFlight.add(slot);
+		if (priority === 'interactive') this.lastInteractive = now;
+		return { slot };
+	}
+
+	async settle(slot: string): Promise<void> {
+		if (this.inFlight.delete(slot)) this.answered.push(this.clock.now());
 	}
 
 	async block(ms: number): Promise<void> {

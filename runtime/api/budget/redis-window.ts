@@ -4,8 +4,16 @@ import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 
 import { MessagingBotError } from '../errors';
-import { BLOCK_SCRIPT, TAKE_SCRIPT } from './redis-take.lua';
-import { marginFor, PRIORITIES, reserveFor, type Priority, type SlotSource } from './types';
+import { BLOCK_SCRIPT, SETTLE_SCRIPT, TAKE_SCRIPT } from './redis-take.lua';
+import {
+	marginFor,
+	PRIORITIES,
+	RESERVE_WINDOWS,
+	reserveFor,
+	type Priority,
+	type SlotSource,
+	type Take,
+} from './types';
 
 /** The shared budget's Redis could not be used: nothing was sent past the limit. */
 export class RequestBudgetError extends MessagingBotError {
@@ -18,12 +26,15 @@ export class RequestBudgetError extends MessagingBotError {
 }
 
 type Scripted = Redis & {
-	mbBudgetTake(...args: Array<string | number>): Promise<number>;
+	mbBudgetTake(...args: Array<string | number>): Promise<number | string>;
+	mbBudgetSettle(key: string, slot: string): Promise<number>;
 	mbBudgetBlock(key: string, ms: number): Promise<number>;
 };
 
 /** A turn this long past its last ask is taken for a killed process and given up. */
 const GRACE_MS = 2_000;
+/** How long an unanswered slot holds its place: past the client's 30 s timeout, the process died. */
+const HOLD_MS = 60_000;
 
 /**
  * One count per key shared by every process that reaches the same Redis: n8n's main process and
@@ -48,16 +59,18 @@ export class RedisWindow implements SlotSource {
 			connectTimeout: 5_000,
 			...connection,
 		}) as Scripted;
-		redis.defineCommand('mbBudgetTake', { numberOfKeys: 5, lua: TAKE_SCRIPT });
+		redis.defineCommand('mbBudgetTake', { numberOfKeys: 6, lua: TAKE_SCRIPT });
 		redis.defineCommand('mbBudgetBlock', { numberOfKeys: 1, lua: BLOCK_SCRIPT });
+		redis.defineCommand('mbBudgetSettle', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
 		// Errors surface on the commands that fail; an unhandled 'error' event would crash n8n.
 		redis.on('error', () => undefined);
 		this.redis = redis;
 		this.where = `${connection.host ?? 'localhost'}:${connection.port ?? 6379}`;
 	}
 
-	async take(priority: Priority, waiting: ReadonlySet<Priority>): Promise<number> {
+	async take(priority: Priority, waiting: ReadonlySet<Priority>): Promise<Take> {
 		const ranks = (set: Iterable<Priority>) => [...set].map((p) => PRIORITIES.indexOf(p)).join(',');
+		const span = this.windowMs + marginFor(this.windowMs);
 		const wait = await this.run(() =>
 			this.redis.mbBudgetTake(
 				this.key('window'),
@@ -65,16 +78,23 @@ export class RedisWindow implements SlotSource {
 				this.key('waiters'),
 				this.key('alive'),
 				this.key('turn'),
+				this.key('answering'),
 				this.member,
 				PRIORITIES.indexOf(priority),
 				ranks(waiting),
 				this.limit,
-				this.windowMs + marginFor(this.windowMs),
+				span,
 				GRACE_MS,
 				reserveFor(this.limit),
+				Math.ceil(RESERVE_WINDOWS * span),
+				HOLD_MS,
 			),
 		);
-		return Number(wait);
+		return typeof wait === 'string' ? { slot: wait } : { wait: Number(wait) };
+	}
+
+	async settle(slot: string): Promise<void> {
+		await this.run(() => this.redis.mbBudgetSettle(this.key('window'), slot));
 	}
 
 	async block(ms: number): Promise<void> {

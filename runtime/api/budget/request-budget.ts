@@ -1,9 +1,12 @@
 import type { Clock } from '../clock';
-import { PRIORITIES, type Priority, type SlotRequest, type SlotSource } from './types';
+import { PRIORITIES, type Priority, type SlotRequest, type SlotSource, type Take } from './types';
+
+/** A granted slot: settle it once its request is answered (or failed), so it counts from then. */
+export type Slot = { waitedMs: number; settle(): void };
 
 type Waiter = {
 	asked: number;
-	resolve: (waitedMs: number) => void;
+	resolve: (slot: Slot) => void;
 	reject: (error: unknown) => void;
 };
 
@@ -27,8 +30,8 @@ export class RequestBudget {
 		private readonly clock: Clock,
 	) {}
 
-	/** Resolves when the request may be sent, with how long it waited. */
-	acquire(request: SlotRequest): Promise<number> {
+	/** Resolves when the request may be sent. */
+	acquire(request: SlotRequest): Promise<Slot> {
 		return new Promise((resolve, reject) => {
 			const lanes = this.queues.get(request.priority) as Map<string, Waiter[]>;
 			const lane = lanes.get(request.lane);
@@ -59,22 +62,25 @@ export class RequestBudget {
 		this.running = true;
 		try {
 			for (let next = this.next(); next; next = this.next()) {
-				let wait: number;
+				let take: Take;
 				try {
-					wait = await this.source.take(next.priority, this.waitingAfter(next));
+					take = await this.source.take(next.priority, this.waitingAfter(next));
 				} catch (error) {
 					this.failAll(error);
 					return;
 				}
-				if (wait > 0) await this.pause(wait, next.priority);
-				else this.serve(next);
+				if ('wait' in take) await this.pause(take.wait, next.priority);
+				else this.serve(next, take.slot);
 			}
 		} finally {
 			this.running = false;
 		}
 	}
 
-	/** Waits for the source, or less if a caller of a higher priority arrives (it may go now). */
+	/**
+	 * Waits for the source, or less if a caller of a higher priority arrives (it may go now) or a
+	 * request is answered (its slot may be the one waited for).
+	 */
 	private async pause(ms: number, priority: Priority): Promise<void> {
 		await new Promise<void>((wake) => {
 			this.sleeping = { priority, wake };
@@ -93,13 +99,25 @@ export class RequestBudget {
 	}
 
 	/** Hands the slot over and moves the lane to the back of its priority's round. */
-	private serve(next: { priority: Priority; lane: string; waiter: Waiter }): void {
+	private serve(next: { priority: Priority; lane: string; waiter: Waiter }, slot: string): void {
 		const lanes = this.queues.get(next.priority) as Map<string, Waiter[]>;
 		const waiters = lanes.get(next.lane) as Waiter[];
 		waiters.shift();
 		lanes.delete(next.lane);
 		if (waiters.length > 0) lanes.set(next.lane, waiters);
-		next.waiter.resolve(this.clock.now() - next.waiter.asked);
+		let settled = false;
+		next.waiter.resolve({
+			waitedMs: this.clock.now() - next.waiter.asked,
+			settle: () => {
+				if (settled) return;
+				settled = true;
+				// Unsettled, the slot holds its place a little longer: never early, so no error here.
+				void this.source.settle(slot).then(
+					() => this.sleeping?.wake(),
+					() => undefined,
+				);
+			},
+		});
 	}
 
 	private waitingAfter(next: { priority: Priority; lane: string }): Set<Priority> {

@@ -33,8 +33,9 @@ async function main(): Promise<void> {
 		Array.from({ length: Number(callers) }, async (_, lane) => {
 			while (left > 0) {
 				left--;
-				await budget.acquire({ priority: priority as Priority, lane: String(lane) });
+				const slot = await budget.acquire({ priority: priority as Priority, lane: String(lane) });
 				granted.push(Date.now());
+				slot.settle();
 			}
 		}),
 	);
