@@ -2,6 +2,8 @@ export * from './auth';
 export * from './client';
 export type { Clock } from './clock';
 export * from './errors';
+export type { PageOptions, PageReader } from './pagination';
 export { SlidingWindowLimiter, sharedLimiter } from './rate-limiter';
+export { MAX_RETRY_AFTER_MS } from './retry-after';
 export * from './schemas';
 export * from './transport';
