@@ -1,33 +1,33 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod/v4';
 
-import type { Clock } from './clock';
+import { createdFrom, expectData, messageIdIn, returned } from './answers';
+import type { ClientOptions } from './client-options';
 import {
-	BadRequestError,
-	BotInactiveError,
-	InvalidClientIdError,
+	describeTransport,
+	interpret,
 	MessagingBotError,
 	NetworkError,
-	NotFoundError,
 	RateLimitedError,
-	ResponseFormatError,
-	SendOutcomeUnknownError,
+	RetryAfterTooLongError,
+	sendFailure,
 	ServerError,
-	UnauthorizedError,
-	type FieldIssue,
+	unexpected,
+	type Answer,
 } from './errors';
-import { sharedBudget, type Priority, type RequestBudget } from './budget';
-import type { BudgetSettings } from './budget/registry';
+import { sharedBudget, type RequestBudget } from './budget';
+import { paginate, type PageOptions, type PageReader } from './pagination';
+import { MAX_RETRY_AFTER_MS, retryAfter } from './retry-after';
 import {
-	activationSchema,
 	botSchema,
 	check,
+	clientQuery,
 	clientSchema,
 	LIMITS,
 	messageSchema,
 	schemas,
-	sentMessageSchema,
 	statsSchema,
+	type Activation,
 	type Bot,
 	type BotStats,
 	type Client,
@@ -38,36 +38,12 @@ import {
 	type SendMessageInput,
 	type SentMessage,
 	type StatsPeriod,
+	type TagUpdate,
 	type UpdateTagsInput,
 } from './schemas';
-import { TransportError, type Transport, type TransportRequest } from './transport';
+import { TransportError, type TransportRequest } from './transport';
 
-export interface ClientOptions {
-	/** Ends in /v1. */
-	baseUrl: string;
-	transport: Transport;
-	clock: Clock;
-	/** Identifies the key's shared request budget; never sent anywhere, only hashed. */
-	apiKey: string;
-	/** Retries after the first attempt (default 4). */
-	maxRetries?: number;
-	/** First backoff step in ms (default 500), doubled each retry, with full jitter, capped at 30 s. */
-	backoffMs?: number;
-	timeoutMs?: number;
-	/** Override the service's limit (default 100 per 60 s); tests scale the window. */
-	rateLimit?: { limit: number; windowMs: number };
-	/** Share the key's budget with every process reaching this Redis (queue mode's workers). */
-	sharedThrough?: BudgetSettings['redis'];
-	/**
-	 * Interactive work (a bot's reply, a picker) is served before bulk work on the same key
-	 * (default bulk). Interactive replies take turns by conversation; everything else by `lane`.
-	 */
-	priority?: Priority;
-	/** Whose turn this client's requests are, among callers of the same priority (e.g. an execution). */
-	lane?: string;
-	/** Uniform random in [0, 1), injectable for tests. */
-	random?: () => number;
-}
+export type { ClientOptions } from './client-options';
 
 /** Whether a request can be repeated after an ambiguous failure (5xx, timeout, reset). */
 type Repeatable = 'always' | 'only-if-not-processed';
@@ -83,8 +59,8 @@ type Call = {
 };
 
 /**
- * A typed client for the messaging-bot service: one method per operation of the spec.
- * Rate limiting, retries, pagination, validation and error mapping live here, once.
+ * A typed client for the messaging-bot service: one method per operation of the spec, with rate
+ * limiting and retries. Validation, error mapping and pagination have modules of their own.
  */
 export class MessagingBotClient {
 	private readonly baseUrl: string;
@@ -115,60 +91,61 @@ export class MessagingBotClient {
 	// ---- Bot API ----
 
 	async listBots(): Promise<Bot[]> {
-		const data = await this.call({ method: 'GET', path: '/bots', repeatable: 'always' });
-		return parseData(data, botSchema.array(), 'bot list');
+		const answer = await this.callWithStatus({
+			method: 'GET',
+			path: '/bots',
+			repeatable: 'always',
+		});
+		return expectData(answer, botSchema.array(), 'bot list');
 	}
 
 	/**
-	 * Sends a message in the name of the bot. Never re-sent after an answer that leaves it unknown
-	 * whether the service acted (docs/service-assumptions.md A17).
+	 * Sends a message in the name of the bot. Any 2xx means the service took it, whatever the body
+	 * (A12); it is never re-sent after an answer that leaves it unknown whether the service acted
+	 * (A17). The result is what was sent, then whatever came back.
 	 */
 	async sendMessage(botId: string, input: SendMessageInput): Promise<SentMessage> {
 		const id = check(schemas.botId, botId, 'bot_id');
 		const body = check(schemas.sendMessage, input);
-		const outcome = await this.call({
+		const answer = await this.callWithStatus({
 			method: 'POST',
 			path: `/bots/${encodeURIComponent(id)}/messages`,
 			body,
 			repeatable: 'only-if-not-processed',
 			lane: this.options.priority === 'interactive' ? `${id}/${body.client_id}` : undefined,
-		}).then(
-			(data) => ({ data }),
-			(error: unknown) => ({ error }),
-		);
-		if ('error' in outcome) {
-			// Any 2xx means the service took the message, whatever the body says (A17): sending
-			// it again would send it twice.
-			if (acceptedAnyway(outcome.error)) return {};
-			throw sendFailure(outcome.error, id, body.client_id);
-		}
-		const sent = sentMessageSchema.safeParse(outcome.data ?? {});
-		return sent.success ? sent.data : {};
+		}).catch((error: unknown) => {
+			throw sendFailure(error, id, body.client_id);
+		});
+		const back = returned(answer);
+		const messageId = messageIdIn(back);
+		return { bot_id: id, ...body, ...back, ...(messageId ? { message_id: messageId } : {}) };
 	}
 
 	async getBotStats(botId: string, period: StatsPeriod = {}): Promise<BotStats> {
 		const id = check(schemas.botId, botId, 'bot_id');
 		const query = check(schemas.statsPeriod, period);
-		const data = await this.call({
+		const answer = await this.callWithStatus({
 			method: 'GET',
 			path: `/bots/${encodeURIComponent(id)}/stats`,
 			query,
 			repeatable: 'always',
 		});
-		return parseData(data, statsSchema, 'statistics');
+		return expectData(answer, statsSchema, 'statistics');
 	}
 
-	/** Activating twice leaves the same scenario active, so it is safe to repeat. */
-	async activateScenario(botId: string, scenarioId: string): Promise<Record<string, unknown>> {
+	/**
+	 * Activating twice leaves the same scenario active, so it is safe to repeat. The spec shows no
+	 * response (A14): the ids and the new status, then whatever came back.
+	 */
+	async activateScenario(botId: string, scenarioId: string): Promise<Activation> {
 		const id = check(schemas.botId, botId, 'bot_id');
 		const scenario = check(schemas.scenarioId, scenarioId, 'scenario_id');
-		const data = await this.call({
+		const answer = await this.callWithStatus({
 			method: 'PUT',
 			path: `/bots/${encodeURIComponent(id)}/scenarios/${encodeURIComponent(scenario)}/activate`,
 			repeatable: 'always',
 		});
-		const parsed = parseData(data, activationSchema, 'activation');
-		return { bot_id: id, scenario_id: scenario, ...(parsed ?? {}) };
+		return { bot_id: id, scenario_id: scenario, status: 'active', ...returned(answer) };
 	}
 
 	// ---- Client API ----
@@ -176,124 +153,98 @@ export class MessagingBotClient {
 	async searchClients(filters: ClientFilters = {}, page: Page = {}): Promise<Client[]> {
 		const query = clientQuery(check(schemas.clientFilters, filters));
 		const { limit, offset } = check(schemas.page, page);
-		const data = await this.call({
-			method: 'GET',
-			path: '/clients',
-			query: { ...query, limit, offset },
-			repeatable: 'always',
-		});
-		return parseData(data, clientSchema.array(), 'client list');
+		return this.pages('/clients', query, clientSchema, 'client list')(limit, offset);
 	}
 
 	/** Every matching client, fetched in pages of up to 1,000 (the fewest requests). */
-	iterateClients(
-		filters: ClientFilters = {},
-		options: { max?: number; pageSize?: number } = {},
-	): AsyncGenerator<Client> {
+	iterateClients(filters: ClientFilters = {}, options: PageOptions = {}): AsyncGenerator<Client> {
 		const query = clientQuery(check(schemas.clientFilters, filters));
-		return this.paginate('/clients', query, clientSchema, 'client list', options);
+		const read = this.pages('/clients', query, clientSchema, 'client list');
+		return paginate('Client: Get Many', read, options);
 	}
 
-	/** Idempotent on email or phone: `created` tells a new client from an existing one (A18). */
-	async createClient(input: CreateClientInput): Promise<{ client: Client; created: boolean }> {
+	/**
+	 * Idempotent on email or phone. `created` tells a new client from an existing one as the
+	 * service tells it (A18), and is `null` when its answer does not tell.
+	 */
+	async createClient(
+		input: CreateClientInput,
+	): Promise<{ client: Client; created: boolean | null }> {
 		const body = check(schemas.createClient, input);
-		const { data, status } = await this.callWithStatus({
+		const answer = await this.callWithStatus({
 			method: 'POST',
 			path: '/clients',
 			body,
 			repeatable: 'always',
 		});
-		return { client: parseData(data, clientSchema, 'client'), created: status === 201 };
+		return { client: expectData(answer, clientSchema, 'client'), created: createdFrom(answer) };
 	}
 
 	async getClient(clientId: string): Promise<Client> {
 		const id = check(schemas.clientId, clientId, 'client_id');
-		const data = await this.call({
+		const answer = await this.callWithStatus({
 			method: 'GET',
 			path: `/clients/${encodeURIComponent(id)}`,
 			repeatable: 'always',
 		});
-		return parseData(data, clientSchema, 'client');
+		return expectData(answer, clientSchema, 'client');
 	}
 
-	/** Adding a present tag or removing an absent one changes nothing, so this is safe to repeat. */
-	async updateTags(clientId: string, change: UpdateTagsInput): Promise<Client> {
+	/**
+	 * Adding a present tag or removing an absent one changes nothing, so this is safe to repeat.
+	 * The spec shows no response (A21): the id and the change asked for, then whatever came back.
+	 */
+	async updateTags(clientId: string, change: UpdateTagsInput): Promise<TagUpdate> {
 		const id = check(schemas.clientId, clientId, 'client_id');
 		const body = check(schemas.updateTags, change);
-		const data = await this.call({
+		const answer = await this.callWithStatus({
 			method: 'PUT',
 			path: `/clients/${encodeURIComponent(id)}/tags`,
 			body,
 			repeatable: 'always',
 		});
-		return parseData(data, clientSchema, 'client');
+		return { id, tags_added: body.add ?? [], tags_removed: body.remove ?? [], ...returned(answer) };
 	}
 
 	async getClientMessages(clientId: string, page: Page = {}): Promise<HistoryMessage[]> {
-		const id = check(schemas.clientId, clientId, 'client_id');
 		const { limit, offset } = check(schemas.page, page);
-		const data = await this.call({
-			method: 'GET',
-			path: `/clients/${encodeURIComponent(id)}/messages`,
-			query: { limit, offset },
-			repeatable: 'always',
-		});
-		return parseData(data, messageSchema.array(), 'message history');
+		return this.history(clientId)(limit, offset);
 	}
 
 	iterateClientMessages(
 		clientId: string,
-		options: { max?: number; pageSize?: number } = {},
+		options: PageOptions = {},
 	): AsyncGenerator<HistoryMessage> {
-		const id = check(schemas.clientId, clientId, 'client_id');
-		return this.paginate(
-			`/clients/${encodeURIComponent(id)}/messages`,
-			{},
-			messageSchema,
-			'message history',
-			options,
-		);
+		return paginate('Client: Get Messages', this.history(clientId), options);
 	}
 
 	// ---- plumbing ----
 
-	private async *paginate<S extends z.ZodType>(
+	private history(clientId: string): PageReader<HistoryMessage> {
+		const id = check(schemas.clientId, clientId, 'client_id');
+		const path = `/clients/${encodeURIComponent(id)}/messages`;
+		return this.pages(path, {}, messageSchema, 'message history');
+	}
+
+	/** Reads one page of a list endpoint. */
+	private pages<S extends z.ZodType>(
 		path: string,
 		query: Record<string, string | undefined>,
 		itemSchema: S,
 		what: string,
-		options: { max?: number; pageSize?: number },
-	): AsyncGenerator<z.output<S>> {
-		const pageSize = check(schemas.page, { limit: options.pageSize ?? LIMITS.pageMax })
-			.limit as number;
-		const max = options.max ?? Number.POSITIVE_INFINITY;
-		if (options.max !== undefined) check(schemas.page.shape.offset, options.max, 'limit');
-		let offset = 0;
-		let yielded = 0;
-		while (yielded < max) {
-			// Ask only for what is still wanted, so a Limit of 120 costs one request, not 1,000 rows.
-			const limit = Math.min(pageSize, max - yielded);
-			const data = await this.call({
+	): PageReader<z.output<S>> {
+		return async (limit, offset) => {
+			const answer = await this.callWithStatus({
 				method: 'GET',
 				path,
 				query: { ...query, limit, offset },
 				repeatable: 'always',
 			});
-			const items = parseData(data, itemSchema.array(), what) as Array<z.output<S>>;
-			for (const item of items) {
-				yield item;
-				if (++yielded >= max) return;
-			}
-			if (items.length < limit) return;
-			offset += items.length;
-		}
+			return expectData(answer, itemSchema.array(), what) as Array<z.output<S>>;
+		};
 	}
 
-	private async call(call: Call): Promise<unknown> {
-		return (await this.callWithStatus(call)).data;
-	}
-
-	private async callWithStatus(call: Call): Promise<{ data: unknown; status: number }> {
+	private async callWithStatus(call: Call): Promise<Answer> {
 		const url = this.url(call.path, call.query);
 		const request: TransportRequest = {
 			method: call.method,
@@ -318,7 +269,7 @@ export class MessagingBotClient {
 			try {
 				const response = await this.options.transport.request(request).finally(() => slot.settle());
 				const outcome = interpret(response.status, response.body);
-				if (outcome.ok) return { data: outcome.data, status: response.status };
+				if (outcome.ok) return outcome.answer;
 				error = outcome.error;
 				retryAfterMs = retryAfter(response.headers['retry-after'], this.options.clock.now());
 			} catch (e) {
@@ -328,6 +279,8 @@ export class MessagingBotClient {
 						: unexpected(e);
 			}
 			error.attempts = attempt;
+			if (error instanceof RateLimitedError && (retryAfterMs ?? 0) > MAX_RETRY_AFTER_MS)
+				throw new RetryAfterTooLongError(error, retryAfterMs as number, MAX_RETRY_AFTER_MS);
 			const retriable =
 				error instanceof RateLimitedError ||
 				(error instanceof NetworkError && !error.mayHaveReachedService) ||
@@ -352,156 +305,4 @@ export class MessagingBotClient {
 		const qs = params.toString();
 		return `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
 	}
-}
-
-/** A 2xx whose body could not be read (not JSON): the request succeeded all the same. */
-function acceptedAnyway(error: unknown): boolean {
-	return error instanceof ResponseFormatError && error.status >= 200 && error.status < 300;
-}
-
-/** After a send failed: was it certainly not sent, or is the outcome unknown? */
-function sendFailure(error: unknown, botId: string, clientId: string): unknown {
-	if (
-		error instanceof ServerError ||
-		(error instanceof NetworkError && error.mayHaveReachedService)
-	) {
-		const unknown = new SendOutcomeUnknownError(error, botId, clientId);
-		unknown.attempts = error.attempts;
-		return unknown;
-	}
-	return error;
-}
-
-function clientQuery(
-	filters: z.output<typeof schemas.clientFilters>,
-): Record<string, string | undefined> {
-	return {
-		email: filters.email,
-		phone: filters.phone,
-		tags: filters.tags?.join(','),
-		created_after: filters.created_after,
-		custom_fields: filters.custom_fields ? JSON.stringify(filters.custom_fields) : undefined,
-	};
-}
-
-type Outcome = { ok: true; data: unknown } | { ok: false; error: MessagingBotError };
-
-/** Reads the `{success, data}` envelope, or maps the failure to the spec's error table. */
-export function interpret(status: number, text: string): Outcome {
-	let body: unknown;
-	try {
-		body = text ? JSON.parse(text) : undefined;
-	} catch {
-		body = undefined;
-	}
-	const envelope = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-	if (status >= 200 && status < 300) {
-		if (body === undefined && text) {
-			return {
-				ok: false,
-				error: new ResponseFormatError(
-					`The service answered HTTP ${status} with a body that is not JSON`,
-					status,
-				),
-			};
-		}
-		if (envelope.success === false) {
-			const message = serviceMessage(envelope) ?? 'The service reported a failure';
-			return { ok: false, error: new BadRequestError(message, status, message) };
-		}
-		return { ok: true, data: envelope.data };
-	}
-	const message = serviceMessage(envelope);
-	const code =
-		typeof (envelope.error as { code?: unknown })?.code === 'string'
-			? (envelope.error as { code: string }).code
-			: undefined;
-	return { ok: false, error: errorFor(status, message, code, fieldDetails(envelope)) };
-}
-
-function errorFor(
-	status: number,
-	message: string | undefined,
-	code: string | undefined,
-	details: FieldIssue[],
-): MessagingBotError {
-	const text = message ?? defaultMessage(status);
-	if (status === 400 && /invalid client_id/i.test(text))
-		return new InvalidClientIdError(text, status, message, code);
-	if (status === 401) return new UnauthorizedError(text, status, message, code);
-	if (status === 403) return new BotInactiveError(text, status, message, code);
-	if (status === 404) return new NotFoundError(text, status, message, code);
-	if (status === 429) return new RateLimitedError(text, status, message, code);
-	if (status >= 500) return new ServerError(text, status, message, code);
-	const error = new BadRequestError(text, status, message, code);
-	error.details = details;
-	return error;
-}
-
-function defaultMessage(status: number): string {
-	const table: Record<number, string> = {
-		400: 'Bad request',
-		401: 'Unauthorized',
-		403: 'Bot is inactive',
-		404: 'Not found',
-		429: 'Rate limit exceeded',
-		500: 'Internal server error',
-	};
-	return table[status] ?? (status >= 500 ? 'Internal server error' : `HTTP ${status}`);
-}
-
-/** The service's message, whatever shape the error body takes (A2). */
-function serviceMessage(body: Record<string, unknown>): string | undefined {
-	const error = body.error;
-	if (typeof error === 'string') return error;
-	if (
-		error &&
-		typeof error === 'object' &&
-		typeof (error as { message?: unknown }).message === 'string'
-	) {
-		return (error as { message: string }).message;
-	}
-	return typeof body.message === 'string' ? body.message : undefined;
-}
-
-function fieldDetails(body: Record<string, unknown>): FieldIssue[] {
-	const details = (body.error as { details?: unknown })?.details;
-	if (!Array.isArray(details)) return [];
-	return details.filter(
-		(d): d is FieldIssue => !!d && typeof d.field === 'string' && typeof d.rule === 'string',
-	);
-}
-
-function retryAfter(header: string | string[] | undefined, now: number): number | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (!value) return undefined;
-	const seconds = Number(value);
-	if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-	const date = Date.parse(value);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function describeTransport(e: TransportError): string {
-	if (e.kind === 'connect') return `Could not connect to the service (${e.code ?? e.message})`;
-	if (e.kind === 'timeout') return 'The service did not answer in time';
-	return `The connection to the service failed (${e.code ?? e.message})`;
-}
-
-function unexpected(e: unknown): MessagingBotError {
-	const error = new NetworkError(
-		`Request failed: ${(e as Error)?.message ?? String(e)}`,
-		'network',
-		true,
-	);
-	return error;
-}
-
-function parseData<S extends z.ZodType>(data: unknown, schema: S, what: string): z.output<S> {
-	const result = schema.safeParse(data);
-	if (result.success) return result.data;
-	const first = result.error.issues[0];
-	throw new ResponseFormatError(
-		`The service's ${what} is not in the expected shape (${first.path.join('.') || 'data'}: ${first.message})`,
-		200,
-	);
 }

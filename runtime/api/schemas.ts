@@ -1,6 +1,9 @@
 import { z } from 'zod/v4';
 
 import { ValidationError, type FieldIssue } from './errors';
+import { messageSchema } from './history-item';
+
+export { messageSchema, normaliseHistoryItem } from './history-item';
 
 /** Cross-field rules speak only once every field is valid on its own. */
 const fieldsValid = (payload: { issues: unknown[] }) => payload.issues.length === 0;
@@ -156,6 +159,19 @@ export function check<T extends z.ZodType>(schema: T, input: unknown, field?: st
 	throw new ValidationError(issues);
 }
 
+/** Client filters as the query string carries them (A15): tags comma-separated, custom fields as JSON. */
+export function clientQuery(
+	filters: z.output<typeof schemas.clientFilters>,
+): Record<string, string | undefined> {
+	return {
+		email: filters.email,
+		phone: filters.phone,
+		tags: filters.tags?.join(','),
+		created_after: filters.created_after,
+		custom_fields: filters.custom_fields ? JSON.stringify(filters.custom_fields) : undefined,
+	};
+}
+
 // ---- responses: tolerant of extra fields, strict about what we rely on ----
 
 const nullableString = z.string().nullable().optional();
@@ -177,18 +193,9 @@ export const clientSchema = z.looseObject({
 	custom_fields: z.record(z.string(), z.unknown()).nullable().optional(),
 	tags: z.array(z.string()).optional().default([]),
 	created_at: z.string().optional(),
+	// The full record's recent history (A22), read like the history itself.
+	messages: z.array(messageSchema).optional(),
 });
-
-export const messageSchema = z.looseObject({
-	message_id: z.string(),
-	client_id: z.string().optional(),
-	bot_id: z.string().optional(),
-	text: z.string().optional(),
-	timestamp: z.string().optional(),
-});
-
-// The spec does not show the send response (A17): a message id is kept when one comes back.
-export const sentMessageSchema = z.looseObject({ message_id: z.string().optional() });
 
 export const statsSchema = z.looseObject({
 	new_clients: z.number(),
@@ -197,13 +204,39 @@ export const statsSchema = z.looseObject({
 	conversion: z.number().optional(),
 });
 
-export const activationSchema = z.looseObject({}).or(z.null()).or(z.undefined());
-
 export type Bot = z.output<typeof botSchema>;
 export type Client = z.output<typeof clientSchema>;
 export type HistoryMessage = z.output<typeof messageSchema>;
 export type BotStats = z.output<typeof statsSchema>;
-export type SentMessage = z.output<typeof sentMessageSchema>;
+/**
+ * The spec shows no send response (A12): what was sent, then whatever came back; `message_id`
+ * only when the service gave one.
+ */
+export type SentMessage = {
+	message_id?: string;
+	bot_id: string;
+	client_id: string;
+	text: string;
+	[field: string]: unknown;
+};
+/** The spec shows no activation response (A14): the ids and the change, then whatever came back. */
+export type Activation = {
+	bot_id: string;
+	scenario_id: string;
+	status: string;
+	[field: string]: unknown;
+};
+/**
+ * The spec shows no tag-update response (A21): the client's id and the change asked for, then
+ * whatever came back (the updated record, on the emulator).
+ */
+export type TagUpdate = {
+	id: string;
+	tags_added: string[];
+	tags_removed: string[];
+	tags?: string[];
+	[field: string]: unknown;
+};
 export type SendMessageInput = z.input<typeof schemas.sendMessage>;
 export type StatsPeriod = z.input<typeof schemas.statsPeriod>;
 export type ClientFilters = z.input<typeof schemas.clientFilters>;

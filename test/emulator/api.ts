@@ -1,14 +1,6 @@
 import type { Core } from './core';
-import {
-	errors,
-	HttpError,
-	jsonTooDeep,
-	ok,
-	queryObject,
-	tooDeep,
-	tryJson,
-	validate,
-} from './http';
+import { errors, HttpError, jsonTooDeep, queryObject, tooDeep, tryJson, validate } from './http';
+import { answer } from './profiles';
 import type { Router } from './router';
 import {
 	createClientBody,
@@ -47,7 +39,7 @@ export function registerApi(router: Router, core: Core): void {
 
 	router.on('GET', '/v1/bots', ({ res, url }) => {
 		validate(noQuery, queryObject(url), 'query');
-		ok(res, [...state.bots.values()].map(publicBot));
+		answer(core, res, 'bots', [...state.bots.values()].map(publicBot));
 	});
 
 	router.on('POST', '/v1/bots/:id/messages', ({ res, params, body }) => {
@@ -80,7 +72,7 @@ export function registerApi(router: Router, core: Core): void {
 			...data,
 			metadata: { message_type: message.type, has_attachments: false },
 		});
-		ok(res, data);
+		answer(core, res, 'sent', data);
 	});
 
 	router.on('GET', '/v1/bots/:id/stats', ({ res, params, url }) => {
@@ -95,7 +87,7 @@ export function registerApi(router: Router, core: Core): void {
 				{ field: 'from', rule: 'must not be after to' },
 			]);
 		}
-		ok(res, computeStats(core, bot.id, from, to));
+		answer(core, res, 'stats', computeStats(core, bot.id, from, to));
 	});
 
 	router.on('PUT', '/v1/bots/:id/scenarios/:scenario/activate', ({ res, params, body }) => {
@@ -124,7 +116,7 @@ export function registerApi(router: Router, core: Core): void {
 			activated_at: clock.iso(),
 		};
 		core.emit('bot.started', { ...data, reason: 'scenario_activated' });
-		ok(res, data);
+		answer(core, res, 'activated', data);
 	});
 
 	router.on('GET', '/v1/clients', ({ res, url }) => {
@@ -132,15 +124,15 @@ export function registerApi(router: Router, core: Core): void {
 		const limit = query.limit ?? LIMITS.pageDefault;
 		const offset = query.offset ?? 0;
 		const matches = searchClients(core, query);
-		ok(res, matches.slice(offset, offset + limit));
+		answer(core, res, 'clients', matches.slice(offset, offset + limit));
 	});
 
 	router.on('POST', '/v1/clients', ({ res, body }) => {
 		const input = validate(createClientBody, body, 'body');
 		const existing = state.findClientByEmailOrPhone(input.email, input.phone);
 		if (existing) {
-			// Idempotent: the existing record, unchanged, with 200 (a new one gets 201).
-			ok(res, existing, 200);
+			// Idempotent: the existing record, unchanged.
+			answer(core, res, 'existing', existing);
 			return;
 		}
 		const now = clock.iso();
@@ -156,14 +148,14 @@ export function registerApi(router: Router, core: Core): void {
 			updated_at: now,
 		});
 		core.emit('client.created', { client_id: client.id, client });
-		ok(res, client, 201);
+		answer(core, res, 'created', client);
 	});
 
 	router.on('GET', '/v1/clients/:id', ({ res, params, url }) => {
 		validate(noQuery, queryObject(url), 'query');
 		const client = clientOr400(params[0]);
 		const history = state.historyOf(client.id);
-		ok(res, {
+		answer(core, res, 'client', {
 			...client,
 			messages: history.slice(-20),
 			message_count: history.length,
@@ -191,7 +183,7 @@ export function registerApi(router: Router, core: Core): void {
 				tags: client.tags,
 			});
 		}
-		ok(res, client);
+		answer(core, res, 'tags', client);
 	});
 
 	router.on('GET', '/v1/clients/:id/messages', ({ res, params, url }) => {
@@ -199,7 +191,7 @@ export function registerApi(router: Router, core: Core): void {
 		const query = validate(pageQuery, queryObject(url), 'query');
 		const limit = query.limit ?? LIMITS.pageDefault;
 		const offset = query.offset ?? 0;
-		ok(res, state.historyOf(client.id).slice(offset, offset + limit));
+		answer(core, res, 'history', state.historyOf(client.id).slice(offset, offset + limit));
 	});
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import { VirtualClock } from './clock';
 import { FaultTable } from './faults';
+import type { Profile } from './profiles';
 import { SlidingWindowLimiter } from './rate-limit';
 import type { EventType } from './schemas';
 import { EmulatorState, seed, type HistoryMessage } from './state';
@@ -21,6 +22,8 @@ export interface EmulatorOptions {
 	retryDelaysMs?: number[];
 	/** Start with the demo bots and clients (default true). */
 	seed?: boolean;
+	/** How open shapes are answered (default `default`); `PUT /_admin/profile` changes it. */
+	profile?: Profile;
 }
 
 export interface RequestLogEntry {
@@ -45,9 +48,11 @@ export class Core {
 	readonly primaryKey: string;
 	readonly requestLog: RequestLogEntry[] = [];
 	sent: HistoryMessage[] = [];
+	profile: Profile;
 
 	constructor(readonly options: EmulatorOptions = {}) {
 		this.clock = new VirtualClock(options.timeScale ?? 1);
+		this.profile = options.profile ?? 'default';
 		this.limiter = new SlidingWindowLimiter(
 			options.rateLimit ?? 100,
 			options.rateWindowMs ?? 60_000,

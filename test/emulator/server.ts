@@ -6,6 +6,7 @@ import { registerAdmin } from './admin';
 import { registerApi } from './api';
 import { Core, type EmulatorOptions } from './core';
 import { errors, HttpError, parseJsonBody, readBody, sendError } from './http';
+import { answerError, registerProfileAdmin } from './profiles';
 import { Router } from './router';
 
 export interface RunningEmulator {
@@ -26,6 +27,7 @@ export async function startEmulator(
 	registerApi(api, core);
 	const admin = new Router();
 	registerAdmin(admin, core);
+	registerProfileAdmin(admin, core);
 
 	const sockets = new Set<Socket>();
 	const server: Server = createServer((req, res) => {
@@ -138,7 +140,7 @@ async function handle(
 		const body = parseJsonBody(req, await readBody(req));
 		await handler({ req, res, url, params, body });
 	} catch (error) {
-		if (error instanceof HttpError) sendError(res, error);
+		if (error instanceof HttpError) answerError(core, res, error, path);
 		// Not `req.destroyed`: a fully read request is auto-destroyed, which would swallow the 500.
 		else if (res.destroyed || req.socket.destroyed) {
 			// The caller hung up (for example its timeout fired during a hang fault): nothing to answer.
@@ -147,7 +149,7 @@ async function handle(
 			process.stderr.write(
 				`emulator: unexpected error on ${method} ${path}: ${(error as Error).stack}\n`,
 			);
-			sendError(res, errors.internal());
+			answerError(core, res, errors.internal(), path);
 		}
 	} finally {
 		if (path.startsWith('/v1')) {

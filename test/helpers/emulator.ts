@@ -3,6 +3,8 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../em
 export type Reply<T = unknown> = {
 	status: number;
 	headers: Headers;
+	/** The body as sent; `body` is it parsed, when it is JSON. */
+	text: string;
 	body: {
 		success: boolean;
 		data: T;
@@ -53,7 +55,16 @@ export async function call<T = unknown>(
 	}
 	const res = await fetch(url, { method, headers, body });
 	const text = await res.text();
-	return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+	return { status: res.status, headers: res.headers, text, body: parsed(text) };
+}
+
+/** JSON bodies parsed; any other body (plain text, HTML, none) leaves `body` undefined. */
+function parsed(text: string) {
+	try {
+		return text ? JSON.parse(text) : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 export const admin = <T = unknown>(

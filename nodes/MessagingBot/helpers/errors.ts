@@ -8,6 +8,9 @@ import {
 	NetworkError,
 	NotFoundError,
 	RateLimitedError,
+	RepeatedPageError,
+	ResponseFormatError,
+	RetryAfterTooLongError,
 	SendOutcomeUnknownError,
 	ServerError,
 	UnauthorizedError,
@@ -31,6 +34,9 @@ function hintFor(error: MessagingBotError): string {
 	if (error instanceof NotFoundError) {
 		return 'The bot or scenario does not exist. Pick it from the list instead of typing its ID.';
 	}
+	if (error instanceof RetryAfterTooLongError) {
+		return "The service is refusing requests with this API key for a long while, perhaps because another system uses it heavily. Nothing was done; run the workflow again later, or ask the service about the key's limit.";
+	}
 	if (error instanceof RateLimitedError) {
 		return `The service allows 100 requests a minute per API key, shared by every workflow using it.${retries(error)} Run fewer items at a time or spread the runs out.`;
 	}
@@ -42,6 +48,12 @@ function hintFor(error: MessagingBotError): string {
 	}
 	if (error instanceof NetworkError) {
 		return `Could not reach the service.${retries(error)} Check the Base URL in the credential and that this n8n can reach it.`;
+	}
+	if (error instanceof RepeatedPageError) {
+		return 'The service seems to ignore the offset of a page, so the results cannot be read to the end. Turn off Return All and set a Limit (up to 1,000) to get the first page.';
+	}
+	if (error instanceof ResponseFormatError) {
+		return "The service answered in a shape this node does not know. Check that the Base URL in the credential points at the service's API (ending in /v1).";
 	}
 	if (error instanceof BadRequestError && error.details.length > 0) {
 		return error.details.map((d) => `${d.field} ${d.rule}`).join('; ');

@@ -31,6 +31,8 @@ export const sendMessage: Operation = {
 			text: this.getNodeParameter('text', i) as string,
 			type: 'text',
 		});
-		return [sent as IDataObject];
+		// Every output has message_id, null when the service gave none (A12), so later steps can
+		// rely on the field being there.
+		return [{ message_id: null, ...sent } as IDataObject];
 	},
 };
