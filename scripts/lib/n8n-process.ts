@@ -128,7 +128,7 @@ export type RunningN8n = {
 export async function startN8n(
 	o: N8nOptions,
 	timeoutMs = 180_000,
-	command: 'start' | 'worker' = 'start',
+	command: 'start' | 'worker' | 'webhook' = 'start',
 ): Promise<RunningN8n> {
 	// Its own process group, so stop() reaches the task runners n8n starts as well.
 	const child = spawn(node24(), [ensureN8n(), command], {

@@ -45,6 +45,8 @@ export type QueueMode = {
 	database: string;
 	main: RunningN8n;
 	workers: RunningN8n[];
+	/** Webhook processors: they take production webhooks in and queue the executions. */
+	webhooks: RunningN8n[];
 	/** Starts worker i again (after a kill). */
 	restartWorker(i: number): Promise<void>;
 	stop(): Promise<void>;
@@ -57,6 +59,7 @@ export async function startQueueMode(
 	workflows: Workflow[],
 	workers = 2,
 	extraEnv: Record<string, string> = {},
+	webhookProcessors = 0,
 ): Promise<QueueMode> {
 	const database = `mb_e2e_${process.pid}_${Date.now()}`;
 	const userFolder = mkdtempSync(path.join(tmpdir(), 'mb-queue-'));
@@ -105,11 +108,12 @@ export async function startQueueMode(
 		database,
 		main: await startN8n(main),
 		workers: [],
+		webhooks: [],
 		async restartWorker(i) {
 			running.workers[i] = await startN8n(workerOptions[i], 180_000, 'worker');
 		},
 		async stop() {
-			for (const w of running.workers) await w.stop();
+			for (const w of [...running.webhooks, ...running.workers]) await w.stop();
 			await running.main.stop();
 			try {
 				psql(`DROP DATABASE IF EXISTS ${database}`);
@@ -120,5 +124,9 @@ export async function startQueueMode(
 		},
 	};
 	for (let i = 0; i < workers; i++) await running.restartWorker(i);
+	for (let i = 0; i < webhookProcessors; i++) {
+		const options = { userFolder, port: await freePort(), brokerPort: await freePort(), env };
+		running.webhooks.push(await startN8n(options, 180_000, 'webhook'));
+	}
 	return running;
 }
