@@ -1,6 +1,5 @@
 import {
 	NodeConnectionTypes,
-	sleep,
 	NodeOperationError,
 	type IDataObject,
 	type INodeType,
@@ -10,7 +9,13 @@ import {
 	type ITriggerResponse,
 } from 'n8n-workflow';
 
-import { Dispatcher, receiveDelivery, startListener, type Answer } from '../../runtime/webhooks';
+import {
+	Dispatcher,
+	finishedOrAfter,
+	receiveDelivery,
+	startListener,
+	type Answer,
+} from '../../runtime/webhooks';
 import {
 	deliveryOptionsProperty,
 	eventsProperty,
@@ -104,7 +109,7 @@ export class MessagingBotPortTrigger implements INodeType {
 			async (items) => {
 				const done = this.helpers.createDeferredPromise<IRun>();
 				this.emit([this.helpers.returnJsonArray(items as IDataObject[])], undefined, done);
-				await Promise.race([done.promise, sleep(EXECUTION_WAIT_MS)]);
+				await finishedOrAfter(done.promise, EXECUTION_WAIT_MS);
 			},
 			(error) => this.logger.error(`Messaging Bot Own Port Trigger: ${error.message}`),
 		);

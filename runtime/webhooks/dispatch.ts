@@ -92,3 +92,21 @@ export class Dispatcher {
 		}
 	}
 }
+
+/**
+ * Waits for an execution to end, or `ms` at most (a lost signal must not stop the queue). The
+ * timer is cleared when the execution ends, so none outlives it.
+ */
+export async function finishedOrAfter(done: Promise<unknown>, ms: number): Promise<void> {
+	let timer: NodeJS.Timeout | undefined;
+	const limit = new Promise<void>((resolve) => {
+		// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- a bounded wait that is cleared when the execution ends; n8n's sleep cannot be cancelled
+		timer = setTimeout(resolve, ms);
+	});
+	try {
+		await Promise.race([done.then(() => undefined), limit]);
+	} finally {
+		// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- see above
+		clearTimeout(timer);
+	}
+}
