@@ -186,10 +186,12 @@ export class SqliteStore implements StateStore {
 
 const ROLLBACK = Symbol('rollback');
 
+// The busy timeout first: switching to WAL takes a lock, and processes opening one new file at
+// once would otherwise fail at once with "database is locked".
 const SCHEMA = `
+	PRAGMA busy_timeout = 5000;
 	PRAGMA journal_mode = WAL;
 	PRAGMA synchronous = NORMAL;
-	PRAGMA busy_timeout = 5000;
 	CREATE TABLE IF NOT EXISTS claims (ns TEXT NOT NULL, id TEXT NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (ns, id)) WITHOUT ROWID;
 	CREATE TABLE IF NOT EXISTS records (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
 	CREATE TABLE IF NOT EXISTS dues (ns TEXT NOT NULL, key TEXT NOT NULL, due INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
