@@ -2,14 +2,29 @@ import {
 	NodeConnectionTypes,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
 import * as bot from './actions/bot';
 import * as client from './actions/client';
+import { operationNames, subtitleFrom } from './actions/common';
 import { router } from './actions/router';
-import { searchBots, searchClients } from './methods/listSearch';
+import { searchBots, searchClients } from '../shared/listSearch';
+
+/** "Bot: Send Message", "Client: Update Tags": the names of the Resource and Operation dropdowns. */
+const subtitles = Object.fromEntries(
+	[
+		['bot', 'Bot', bot.description],
+		['client', 'Client', client.description],
+	].flatMap(([resource, label, description]) =>
+		Object.entries(operationNames(description as INodeProperties[])).map(([op, name]) => [
+			`${resource as string}:${op}`,
+			`${label as string}: ${name}`,
+		]),
+	),
+);
 
 export class MessagingBot implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,9 +33,11 @@ export class MessagingBot implements INodeType {
 		icon: { light: 'file:messagingBot.svg', dark: 'file:messagingBot.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle: subtitleFrom(subtitles, '$parameter["resource"] + ":" + $parameter["operation"]'),
 		description: 'Send bot messages, manage clients and tags, and read bot statistics',
 		defaults: { name: 'Messaging Bot' },
+		// Used as is by the editor's Docs link (the codex URL would get tracking added after the anchor).
+		documentationUrl: 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-node-messaging-bot',
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

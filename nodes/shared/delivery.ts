@@ -1,10 +1,4 @@
-import type {
-	FunctionsBase,
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
-	INodeCredentialTestResult,
-	INodeProperties,
-} from 'n8n-workflow';
+import { NodeOperationError, type FunctionsBase, type INodeProperties } from 'n8n-workflow';
 
 import { EVENT_TYPES } from '../../runtime/webhooks';
 import { statePathOption } from './stateStore';
@@ -59,32 +53,37 @@ export const deliveryOptionsProperty: INodeProperties = {
 	],
 };
 
-export const triggerSubtitle =
-	'={{ $parameter["events"].includes("*") ? "All events" : $parameter["events"].join(", ") }}';
+/** "All events", or the events picked by the names the list shows ("Message Received"). */
+export const triggerSubtitle = `={{ $parameter["events"].includes("*") ? "All events" : $parameter["events"].map((e) => (${JSON.stringify(
+	Object.fromEntries(eventOptions.map((o) => [o.value, o.name])),
+)})[e] ?? e).join(", ") }}`;
 
-/** The signing secret's credential test. */
-export async function messagingBotWebhookSecret(
-	this: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-): Promise<INodeCredentialTestResult> {
-	const { secret, previousSecret } = (credential.data ?? {}) as {
-		secret?: string;
-		previousSecret?: string;
-	};
-	if (!secret)
-		return {
-			status: 'Error',
-			message: 'Set the signing secret from the subscription in the dashboard',
-		};
-	if (secret.trim() !== secret)
-		return {
-			status: 'Error',
-			message: 'The secret has spaces at its start or end: copy it again',
-		};
-	if (previousSecret && previousSecret === secret) {
-		return { status: 'Error', message: 'The previous secret is the same as the current one' };
-	}
-	return { status: 'OK', message: 'Secret set: deliveries will be verified' };
+type Secrets = { secret?: string; previousSecret?: string };
+
+/**
+ * What is wrong with the form of the webhook credential's secrets, naming the field; null when
+ * nothing. Nothing can be connected to test a secret (the service has no endpoint for it), so
+ * the credential has no test: the triggers check this when they start listening.
+ */
+export function secretsProblem({ secret, previousSecret }: Secrets): string | null {
+	const spaced = (s?: string) => s !== undefined && s !== '' && s.trim() !== s;
+	if (!secret) return 'Signing Secret is empty: copy it from the subscription in the dashboard';
+	if (spaced(secret)) return 'Signing Secret has spaces at its start or end: copy it again';
+	if (spaced(previousSecret))
+		return 'Previous Signing Secret has spaces at its start or end: copy it again';
+	if (previousSecret === secret)
+		return 'Previous Signing Secret is the same as Signing Secret: clear it, or put the old secret there';
+	return null;
+}
+
+/** Stops a trigger from listening with a webhook credential whose secrets are malformed. */
+export async function checkSigningSecrets(ctx: Context): Promise<void> {
+	if (!ctx.getNode().credentials?.messagingBotWebhookApi) return;
+	const problem = secretsProblem(await ctx.getCredentials<Secrets>('messagingBotWebhookApi'));
+	if (problem)
+		throw new NodeOperationError(ctx.getNode(), problem, {
+			description: 'Open the Messaging Bot Webhook API credential of this trigger and correct it.',
+		});
 }
 
 type Context = Pick<FunctionsBase, 'getNode' | 'getCredentials' | 'getChildNodes'>;

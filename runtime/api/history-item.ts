@@ -1,4 +1,4 @@
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 
 /**
  * A message of a client's history. The spec does not show its fields (A24); other names a

@@ -1,4 +1,4 @@
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
 
 import { ValidationError, type FieldIssue } from './errors';
 import { messageSchema } from './history-item';
@@ -94,7 +94,8 @@ export const schemas = {
 		client_id: id('client ID'),
 		text: z
 			.string('must be text')
-			.min(1, 'must not be empty')
+			// A text of spaces shows as an empty message: refused like an empty one.
+			.refine((s) => s.trim().length > 0, 'must not be empty or only spaces')
 			.max(LIMITS.textChars, `must be at most ${LIMITS.textChars} characters`),
 		type: z.literal('text', 'must be "text"').optional(),
 	}),

@@ -36,9 +36,9 @@ export const clientLocator: INodeProperties = {
 	displayName: 'Client',
 	name: 'clientId',
 	type: 'resourceLocator',
-	default: { mode: 'id', value: '' },
+	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The client (end user) to act on',
+	description: 'The client (end user) to act on; choose By ID to map an ID from an earlier step',
 	modes: [
 		{
 			displayName: 'From List',
@@ -86,4 +86,19 @@ export function returnAllAndLimit(resource: string, operation: string): INodePro
 			displayOptions: { show: { ...show, returnAll: [false] } },
 		},
 	];
+}
+
+/** The operation names of a resource's Operation dropdown, by value. */
+export function operationNames(description: INodeProperties[]): Record<string, string> {
+	const dropdown = description.find((p) => p.name === 'operation');
+	const options = (dropdown?.options ?? []) as Array<{ name: string; value: string }>;
+	return Object.fromEntries(options.map((o) => [o.value, o.name]));
+}
+
+/**
+ * A subtitle expression showing the names the user picked from (e.g. "Client: Update Tags"),
+ * never the internal values; `key` is an expression giving the map's key.
+ */
+export function subtitleFrom(names: Record<string, string>, key: string): string {
+	return `={{ ${JSON.stringify(names)}[${key}] }}`;
 }

@@ -1,20 +1,16 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ValidationError } from '../../../runtime/api';
+import { splitTags } from '../../../runtime/tags';
 
 /** The value of a resource locator, whatever mode the user picked. */
 export function locatorValue(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
 	return String(ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) ?? '').trim();
 }
 
-/** A list of tags; an entry typed as "a, b" counts as two tags. */
+/** A tags parameter of the node, split as `splitTags` does. */
 export function tagList(ctx: IExecuteFunctions, name: string, itemIndex: number): string[] {
-	const raw = ctx.getNodeParameter(name, itemIndex, []) as string[] | string;
-	const entries = Array.isArray(raw) ? raw : [raw];
-	return entries
-		.flatMap((e) => String(e).split(','))
-		.map((t) => t.trim())
-		.filter((t) => t.length > 0);
+	return splitTags(ctx.getNodeParameter(name, itemIndex, ''));
 }
 
 /** A date parameter as YYYY-MM-DD, or undefined when left empty. */

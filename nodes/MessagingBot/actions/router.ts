@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { Priority } from '../../../runtime/api';
-import { clientFor } from '../transport';
-import { errorItem, toNodeError } from '../helpers/errors';
+import { clientFor } from '../../shared/transport';
+import { errorItem, toNodeError } from '../../shared/errors';
 import * as bot from './bot';
 import * as client from './client';
 import type { Operation } from './types';

@@ -2,7 +2,6 @@ import type { RedisOptions } from 'ioredis';
 
 import type { Clock } from '../clock';
 import { LocalWindow } from './local-window';
-import { RedisWindow } from './redis-window';
 import { RequestBudget } from './request-budget';
 
 export interface BudgetSettings {
@@ -14,16 +13,15 @@ export interface BudgetSettings {
 
 /**
  * One budget per API key and base URL for the whole process, so every execution and every node
- * in this n8n shares the service's budget of that key. The registry lives on `globalThis`, not in
- * this module: each node is bundled on its own, and a module-level map would give every bundle
- * (the Messaging Bot node, the Scenario node) a budget of its own on the same key.
+ * in this n8n shares the service's budget of that key. The built package ships this module as one
+ * file that every node file requires (dist/lib/budget.js), so the process holds one copy of it.
  */
-const REGISTRY = Symbol.for('n8n-nodes-messaging-bot.request-budgets.v2');
+const budgets = new Map<string, RequestBudget>();
 
-function registry(): Map<string, RequestBudget> {
-	// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- the one object every separately bundled node of this package shares in the n8n process; a module-level map would double the service's limit
-	const holder = globalThis as { [REGISTRY]?: Map<string, RequestBudget> };
-	return (holder[REGISTRY] ??= new Map());
+/** The Redis-shared window, loaded only for a credential that shares its budget through Redis. */
+function redisWindow(): typeof import('./redis-window') {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use: ioredis stays out of a process that never shares a budget through Redis
+	return require('./redis-window') as typeof import('./redis-window');
 }
 
 /** `budgetId` identifies the key and base URL without holding the key (a hash of both). */
@@ -32,14 +30,13 @@ export function sharedBudget(
 	clock: Clock,
 	settings: BudgetSettings,
 ): RequestBudget {
-	const budgets = registry();
 	const where = settings.redis
 		? `@${settings.redis.host ?? 'localhost'}:${settings.redis.port ?? 6379}/${settings.redis.db ?? 0}`
 		: '';
 	let budget = budgets.get(budgetId + where);
 	if (!budget) {
 		const source = settings.redis
-			? new RedisWindow(settings.redis, budgetId, settings.limit, settings.windowMs)
+			? new (redisWindow().RedisWindow)(settings.redis, budgetId, settings.limit, settings.windowMs)
 			: new LocalWindow(settings.limit, settings.windowMs, clock);
 		budget = new RequestBudget(source, clock);
 		budgets.set(budgetId + where, budget);
@@ -49,9 +46,12 @@ export function sharedBudget(
 
 /** Closes the shared budgets' connections (tests and tools that exit). */
 export async function closeBudgets(): Promise<void> {
-	const budgets = [...registry().values()];
-	registry().clear();
+	const open = [...budgets.values()];
+	budgets.clear();
 	await Promise.all(
-		budgets.map((b) => (b.source instanceof RedisWindow ? b.source.close() : undefined)),
+		open.map(async (b) => {
+			const source = b.source as { close?: () => Promise<void> };
+			await source.close?.();
+		}),
 	);
 }

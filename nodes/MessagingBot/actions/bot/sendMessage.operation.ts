@@ -28,7 +28,8 @@ export const sendMessage: Operation = {
 	async execute(client, i) {
 		const sent = await client.sendMessage(locatorValue(this, 'botId', i), {
 			client_id: locatorValue(this, 'clientId', i),
-			text: this.getNodeParameter('text', i) as string,
+			// An expression that gives nothing reads as empty text, refused as such before sending.
+			text: String(this.getNodeParameter('text', i, '') ?? ''),
 			type: 'text',
 		});
 		// Every output has message_id, null when the service gave none (A12), so later steps can

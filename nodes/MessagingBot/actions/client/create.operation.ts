@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { splitTags } from '../../../../runtime/tags';
 import { jsonObject } from '../params';
 import type { Operation } from '../types';
 
@@ -55,8 +56,9 @@ export const create: Operation = {
 					displayName: 'Tags',
 					name: 'tags',
 					type: 'string',
-					typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Tag' },
-					default: [],
+					default: '',
+					placeholder: 'e.g. customer, vip',
+					description: 'Separated by commas',
 				},
 			],
 		},
@@ -65,11 +67,7 @@ export const create: Operation = {
 		const extra = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 		const email = (this.getNodeParameter('email', i, '') as string).trim();
 		const phone = (this.getNodeParameter('phone', i, '') as string).trim();
-		const tags = ([] as unknown[])
-			.concat(extra.tags ?? [])
-			.flatMap((t) => String(t).split(','))
-			.map((t) => t.trim())
-			.filter(Boolean);
+		const tags = splitTags(extra.tags);
 		const { client: record, created } = await client.createClient({
 			email: email || undefined,
 			phone: phone || undefined,

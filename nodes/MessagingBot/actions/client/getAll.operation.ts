@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { splitTags } from '../../../../runtime/tags';
 import { returnAllAndLimit } from '../common';
 import { collect, dateParam, jsonObject, maxResults } from '../params';
 import type { Operation } from '../types';
@@ -50,20 +51,16 @@ export const getAll: Operation = {
 					displayName: 'Tags',
 					name: 'tags',
 					type: 'string',
-					typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Tag' },
-					default: [],
-					description: 'Only clients that have all of these tags',
+					default: '',
+					placeholder: 'e.g. customer, vip',
+					description: 'Only clients that have all of these tags, separated by commas',
 				},
 			],
 		},
 	],
 	async execute(client, i) {
 		const f = this.getNodeParameter('filters', i, {}) as IDataObject;
-		const tags = ([] as unknown[])
-			.concat(f.tags ?? [])
-			.flatMap((t) => String(t).split(','))
-			.map((t) => t.trim())
-			.filter(Boolean);
+		const tags = splitTags(f.tags);
 		const customFields = jsonObject(f.custom_fields, 'custom_fields');
 		const filters = {
 			email: f.email ? String(f.email) : undefined,

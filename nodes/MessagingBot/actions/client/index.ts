@@ -38,8 +38,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				action: 'Search clients',
-				description: 'Search clients by email, phone, tags, creation date or custom fields',
+				action: 'Get many clients',
+				description: 'Clients that match an email, phone, tags, creation date or custom fields',
 			},
 			{
 				name: 'Get Messages',

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { clientFor } from '../transport';
+import { clientFor } from './transport';
 
 /** Bots for the resource locator, filtered by name or ID as the user types. */
 export async function searchBots(

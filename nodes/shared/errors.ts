@@ -15,7 +15,59 @@ import {
 	ServerError,
 	UnauthorizedError,
 	ValidationError,
-} from '../../../runtime/api';
+	type FieldIssue,
+} from '../../runtime/api';
+
+/** The label the user sees for each field the API checks (a path's first part). */
+const LABELS: Record<string, string> = {
+	bot_id: 'Bot',
+	client_id: 'Client',
+	scenario_id: 'Scenario ID',
+	text: 'Text',
+	from: 'From',
+	to: 'To',
+	email: 'Email',
+	phone: 'Phone',
+	first_name: 'First Name',
+	last_name: 'Last Name',
+	custom_fields: 'Custom Fields',
+	tags: 'Tags',
+	created_after: 'Created After',
+	add: 'Tags to Add',
+	remove: 'Tags to Remove',
+	limit: 'Limit',
+};
+
+/** API names a rule may mention, in the words of the form. */
+const RULE_WORDS: Array<[RegExp, string]> = [
+	[/^or remove\b/, 'or Tags to Remove'],
+	[/^or phone\b/, 'or Phone'],
+	[/"to" date/, '"To" date'],
+];
+
+/** "Tags (entry 3) must be …": the field by its label, then the rule. */
+export function describeIssue(issue: FieldIssue): string {
+	const [head, index] = issue.field.split('.');
+	const label = LABELS[head] ?? head;
+	const where = index !== undefined && /^\d+$/.test(index) ? ` (entry ${Number(index) + 1})` : '';
+	const rule = RULE_WORDS.reduce((text, [from, to]) => text.replace(from, to), issue.rule);
+	return `${label}${where} ${rule}`;
+}
+
+/** One issue: it is the title. Several: the title counts them and each is a bullet, once. */
+function validationError(node: INode, error: ValidationError, itemIndex: number) {
+	const lines = error.issues.map(describeIssue);
+	if (lines.length === 1) {
+		return new NodeOperationError(node, lines[0], {
+			itemIndex,
+			description: 'Nothing was sent. Correct the field and run the step again.',
+		});
+	}
+	return new NodeOperationError(node, `${lines.length} fields need correcting`, {
+		itemIndex,
+		description: `${lines.map((l) => `• ${l}`).join('\n')}\nNothing was sent.`,
+	});
+}
 
 const retries = (e: MessagingBotError) =>
 	e.attempts > 1 ? ` The node tried ${e.attempts} times.` : '';
@@ -23,7 +75,7 @@ const retries = (e: MessagingBotError) =>
 /** What a no-code user can do about each error of the service. */
 function hintFor(error: MessagingBotError): string {
 	if (error instanceof InvalidClientIdError) {
-		return 'No client has this ID. Pick the client from the list, or take the ID from a Client: Search or Client: Create step.';
+		return 'No client has this ID. Pick the client from the list, or take the ID from a Client: Get Many or Client: Create step.';
 	}
 	if (error instanceof UnauthorizedError) {
 		return 'The service refused the API key. Open the Messaging Bot API credential, paste the key again from the dashboard (Settings, then API) and check "Send Key In".';
@@ -56,7 +108,7 @@ function hintFor(error: MessagingBotError): string {
 		return "The service answered in a shape this node does not know. Check that the Base URL in the credential points at the service's API (ending in /v1).";
 	}
 	if (error instanceof BadRequestError && error.details.length > 0) {
-		return error.details.map((d) => `${d.field} ${d.rule}`).join('; ');
+		return error.details.map(describeIssue).join('; ');
 	}
 	return "Check the node's parameters.";
 }
@@ -68,12 +120,7 @@ export function toNodeError(
 	itemIndex: number,
 ): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	if (error instanceof ValidationError) {
-		return new NodeOperationError(node, `Invalid input: ${error.message}`, {
-			itemIndex,
-			description: error.issues.map((i) => `• ${i.field} ${i.rule}`).join('\n'),
-		});
-	}
+	if (error instanceof ValidationError) return validationError(node, error, itemIndex);
 	if (error instanceof MessagingBotError) {
 		const body: JsonObject = {
 			name: error.name,

@@ -8,9 +8,9 @@ import {
 
 import type { RedisOptions } from 'ioredis';
 
-import { MessagingBotClient, normaliseBaseUrl, type Priority } from '../../../runtime/api';
-import { redisOptions } from '../../../runtime/stores/redis';
-import { classifyNetworkError, type Transport } from '../../../runtime/api/transport';
+import { MessagingBotClient, normaliseBaseUrl, type Priority } from '../../runtime/api';
+import { redisOptions } from '../../runtime/stores/redis-options';
+import { classifyNetworkError, type Transport } from '../../runtime/api/transport';
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
 
