@@ -6,15 +6,17 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { conversationOperation } from './actions/conversation.operation';
-import { engineFor } from './actions/engine';
-import { fireTimers } from './actions/fireTimers.operation';
-import { handleMessages } from './actions/handleMessage.operation';
+import exampleScenario from '../../examples/scenarios/order-status.json';
+import { operationFields, operationProperty } from './actions';
+import { router } from './actions/router';
 import { messagingBotRedisPing, statePathOption, stateStoreProperty } from '../shared/stateStore';
 
-/** The order-status example: a starting point users can edit in place. */
-const EXAMPLE_SCENARIO =
-	'{\n  "id": "order-status",\n  "version": 1,\n  "description": "Helps a client follow an order: asks for the email used at checkout and the order number; hands over to a person when stuck.",\n  "start": "welcome",\n  "fallback": "Sorry, I did not get \\"{{message.text}}\\". Type \\"order\\" to check an order, or \\"human\\" to talk to a person.",\n  "keywords": [\n    {\n      "match": {\n        "equals": [\n          "restart",\n          "menu"\n        ]\n      },\n      "target": "welcome"\n    },\n    {\n      "match": {\n        "equals": "stop"\n      },\n      "actions": [\n        {\n          "reply": "OK, I will stop here. Write again any time."\n        },\n        {\n          "end": true\n        }\n      ]\n    },\n    {\n      "match": {\n        "contains": [\n          "human",\n          "agent",\n          "person"\n        ]\n      },\n      "target": "human"\n    }\n  ],\n  "states": {\n    "welcome": {\n      "messages": [\n        "Hi {{client.first_name|there}}! I can tell you where your order is. Type \\"order\\" to start."\n      ],\n      "on": [\n        {\n          "match": {\n            "contains": [\n              "order",\n              "status",\n              "where",\n              "track"\n            ]\n          },\n          "target": "ask_email"\n        }\n      ]\n    },\n    "ask_email": {\n      "messages": [\n        "What email address did you use for the order?"\n      ],\n      "capture": {\n        "into": "email",\n        "check": "email",\n        "retry": "That does not look like an email address. Please type it like name@example.com.",\n        "retries": 2,\n        "giveUp": {\n          "say": "I could not read the email address.",\n          "target": "human"\n        },\n        "target": "ask_number"\n      }\n    },\n    "ask_number": {\n      "messages": [\n        "Thanks! And the order number? It is in the confirmation we sent to {{vars.email}}."\n      ],\n      "capture": {\n        "into": "order_number",\n        "check": {\n          "regex": "^\\\\d{4,8}$"\n        },\n        "retry": "Order numbers are 4 to 8 digits, like 1001.",\n        "retries": 2,\n        "giveUp": {\n          "target": "human"\n        },\n        "target": "status"\n      },\n      "after": {\n        "minutes": 30,\n        "send": "Still there? Send the order number whenever you have it."\n      }\n    },\n    "status": {\n      "messages": [\n        "Order {{vars.order_number}} has shipped. Tracking details are on their way to {{vars.email}}.",\n        "Anything else? Type \\"order\\" for another order, or \\"no\\" to finish."\n      ],\n      "on": [\n        {\n          "match": {\n            "contains": "order"\n          },\n          "target": "ask_number"\n        },\n        {\n          "match": {\n            "equals": [\n              "no",\n              "no thanks",\n              "thanks",\n              "thank you"\n            ]\n          },\n          "actions": [\n            {\n              "reply": "Happy to help, {{client.first_name|}}. Bye!"\n            },\n            {\n              "end": true\n            }\n          ]\n        }\n      ]\n    },\n    "human": {\n      "messages": [\n        "I am passing you to a colleague, who will answer here shortly."\n      ],\n      "actions": [\n        {\n          "addTags": [\n            "needs-human"\n          ]\n        },\n        {\n          "handoff": true\n        }\n      ],\n      "on": [\n        {\n          "match": {\n            "any": true\n          },\n          "actions": [\n            {\n              "removeTags": [\n                "needs-human"\n              ]\n            }\n          ],\n          "target": "welcome"\n        }\n      ]\n    }\n  }\n}';
+/** The order-status example, less its editor-only schema link: a starting point users edit in place. */
+const EXAMPLE_SCENARIO = JSON.stringify(
+	exampleScenario,
+	(key, value: unknown) => (key === '$schema' ? undefined : value),
+	2,
+);
 
 export class MessagingBotScenario implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,10 +25,14 @@ export class MessagingBotScenario implements INodeType {
 		icon: { light: 'file:messagingBotScenario.svg', dark: 'file:messagingBotScenario.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] }}',
+		// The operation's name as the dropdown shows it, never its internal value.
+		subtitle:
+			'={{ {"handleMessage": "Handle Message", "fireTimers": "Run Due Work", "release": "Release to Bot", "getConversation": "Get Conversation"}[$parameter["operation"]] }}',
 		description:
 			'Runs a bot scenario (a state machine written as JSON) on each message a client sends, and replies',
 		defaults: { name: 'Messaging Bot Scenario' },
+		// Used as is by the editor's Docs link (the codex URL would get tracking added after the anchor).
+		documentationUrl: 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-node-messaging-bot-scenario',
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
@@ -41,42 +47,7 @@ export class MessagingBotScenario implements INodeType {
 			},
 		],
 		properties: [
-			{
-				displayName: 'Operation',
-				name: 'operation',
-				type: 'options',
-				noDataExpression: true,
-				default: 'handleMessage',
-				options: [
-					{
-						name: 'Handle Message',
-						value: 'handleMessage',
-						action: 'Handle a client message',
-						description:
-							'Step the conversation with each message.received item and send the replies',
-					},
-					{
-						// The value stays `fireTimers`, so workflows built before the rename keep working.
-						name: 'Run Due Work',
-						value: 'fireTimers',
-						action: 'Run due work',
-						description:
-							'Apply messages whose execution stopped, finish unfinished replies and send the "after N minutes of silence" messages; run it from a Schedule Trigger',
-					},
-					{
-						name: 'Release to Bot',
-						value: 'release',
-						action: 'Release a client to the bot',
-						description: 'A person has finished with a handed-off client: the bot answers again',
-					},
-					{
-						name: 'Get Conversation',
-						value: 'getConversation',
-						action: 'Get a conversation',
-						description: "The state, variables and last actions of a client's conversation",
-					},
-				],
-			},
+			operationProperty,
 			{
 				displayName: 'Scenario',
 				name: 'scenario',
@@ -85,24 +56,9 @@ export class MessagingBotScenario implements INodeType {
 				default: EXAMPLE_SCENARIO,
 				required: true,
 				description:
-					'The scenario as JSON. Every problem is listed with its path when the node runs. The format and its JSON Schema are in the package README.',
+					'The scenario as JSON: what the bot says, asks and checks, and when it hands over to a person. Every problem is listed with its path when the node runs. <a href="https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-scenario-format" target="_blank">The scenario format</a>.',
 			},
-			{
-				displayName: 'Bot ID',
-				name: 'botId',
-				type: 'string',
-				default: '={{ $json.bot_id }}',
-				required: true,
-				displayOptions: { show: { operation: ['release', 'getConversation'] } },
-			},
-			{
-				displayName: 'Client ID',
-				name: 'clientId',
-				type: 'string',
-				default: '={{ $json.client_id }}',
-				required: true,
-				displayOptions: { show: { operation: ['release', 'getConversation'] } },
-			},
+			...operationFields,
 			stateStoreProperty('conversations and timers'),
 			{
 				displayName: 'Options',
@@ -171,12 +127,6 @@ export class MessagingBotScenario implements INodeType {
 	methods = { credentialTest: { messagingBotRedisPing } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const engine = await engineFor(this);
-		const operation = this.getNodeParameter('operation', 0) as string;
-		if (operation === 'fireTimers') return await fireTimers.call(this, engine);
-		if (operation === 'release' || operation === 'getConversation') {
-			return await conversationOperation.call(this, engine, operation);
-		}
-		return await handleMessages.call(this, engine);
+		return await router.call(this);
 	}
 }

@@ -6,10 +6,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { MessagingBotClient } from '../api/client';
 import { MemoryStore } from '../stores/memory';
+import { splitTags } from '../tags';
 import { compileScenario, type CompiledScenario } from './compile';
 import { renderDiagram } from './diagram';
 import type { ActionReport } from './conversation';
 import { ScenarioEngine, type ScenarioApi } from './engine';
+import { timerWait } from './timer-wait';
+import { fixturePort, loadFixtures } from './fixtures';
 import { RecordingApi } from './recording-api';
 import { formatIssue, validateScenario, validateScenarioSet, type ScenarioIssue } from './validate';
 
@@ -24,6 +27,10 @@ Chat options:
   --client ID          the client you play (default cl_local)
   --first-name NAME    offline only: the client's first name, for {{client.first_name}}
   --tags a,b           offline only: the client's tags, for tag guards
+  --orders FILE.json   offline only: the client's orders (a JSON list), for findOrder
+  --call NAME=FILE.json
+                       results of the workflow NAME for "call" steps (repeat for more):
+                       a list of {"inputs": {…}, "result": {…} | "error": "…" | "delaySeconds": n}
   --base-url URL --api-key KEY --bot BOT
                        send the replies through a real service or the emulator instead
 In a chat: /wait MINUTES (let time pass, timers fire), /release (end a handoff), /state, /quit
@@ -155,19 +162,32 @@ async function chat(
 			{
 				id: clientId,
 				first_name: flags.get('first-name') ?? null,
-				tags: (flags.get('tags') ?? '')
-					.split(',')
-					.map((t) => t.trim())
-					.filter(Boolean),
+				tags: splitTags(flags.get('tags')),
+				...(flags.has('orders')
+					? { orders: JSON.parse(await readFile(flags.get('orders') ?? '', 'utf8')) as [] }
+					: {}),
 			},
 		]);
 	}
-	const engine = new ScenarioEngine({ scenarios, store: new MemoryStore(clock.now), api, clock });
+	const workflows = fixturePort(await loadFixtures(flags.get('call') ?? ''));
+	const engine = new ScenarioEngine({
+		scenarios,
+		store: new MemoryStore(clock.now),
+		api,
+		clock,
+		wait: timerWait,
+		workflows,
+	});
 	const show = (actions: ActionReport[]) => {
 		for (const a of actions) {
 			if (a.kind === 'reply') {
 				const note = a.status === 'done' ? '' : `  [${a.status}${a.error ? `: ${a.error}` : ''}]`;
 				io.out(`bot> ${a.text}${note}\n`);
+			} else if (a.kind === 'workflow') {
+				const r = a.result;
+				io.out(
+					`     [workflow ${a.workflow} ${JSON.stringify(a.inputs)}: ${r?.outcome ?? a.status}${r?.error ? ` (${r.error})` : ''}]\n`,
+				);
 			} else {
 				const change = [
 					...(a.add ?? []).map((t) => `+${t}`),
@@ -242,7 +262,9 @@ function parseArgs(args: readonly string[]): Options {
 		const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
 		const value = inline ?? args[++i];
 		if (value === undefined) throw new Error(`--${name} needs a value`);
-		flags.set(name, value);
+		// --call may be given once per workflow.
+		const before = name === 'call' ? flags.get(name) : undefined;
+		flags.set(name, before ? `${before},${value}` : value);
 	}
 	return { files, flags };
 }

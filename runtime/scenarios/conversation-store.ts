@@ -1,4 +1,4 @@
-import type { StateStore } from '../stores/types';
+import type { StateStore, WriteOptions } from '../stores/types';
 import { decodeRecord, encodeRecord, unfinished, type ConversationRecord } from './conversation';
 
 export type Loaded = { record: ConversationRecord | undefined; version: number };
@@ -29,19 +29,27 @@ export class ConversationStore {
 			: { record: undefined, version: 0 };
 	}
 
-	/** One compare-and-set; null when another writer got there first (the caller reloads). */
+	/**
+	 * One compare-and-set; null when another writer got there first (the caller reloads).
+	 * `dequeue`: the inbox entries the write applied, taken out with it.
+	 */
 	async write(
 		key: string,
 		record: ConversationRecord,
 		expectedVersion: number,
 		now: number,
+		dequeue?: WriteOptions['dequeue'],
 	): Promise<Saved | null> {
 		const version = await this.store.write(
 			this.namespace,
 			key,
 			encodeRecord(record),
 			expectedVersion,
-			{ dueAt: this.dueAt(record, now), expiresAt: now + this.options.retentionMs },
+			{
+				dueAt: this.dueAt(record, now),
+				expiresAt: now + this.options.retentionMs,
+				...(dequeue ? { dequeue } : {}),
+			},
 		);
 		return version === null ? null : { record, version };
 	}

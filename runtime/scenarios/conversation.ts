@@ -1,3 +1,4 @@
+import type { CallResult } from './calls';
 import type { Effect, PersistedSnapshot } from './compile';
 
 /**
@@ -21,6 +22,8 @@ export interface OutboxEntry {
 	error?: string;
 	/** The service's id of a sent reply. */
 	sentId?: string;
+	/** A workflow call's outcome. */
+	result?: CallResult;
 }
 
 export interface ConversationRecord {
@@ -76,6 +79,10 @@ export interface ActionReport {
 	text?: string;
 	add?: string[];
 	remove?: string[];
+	/** A workflow call: the workflow, its inputs, and what came of it. */
+	workflow?: string;
+	inputs?: Record<string, string>;
+	result?: CallResult;
 	status: OutboxStatus;
 	error?: string;
 	sentId?: string;
@@ -111,7 +118,10 @@ export function report(entry: OutboxEntry): ActionReport {
 		kind: effect.kind,
 		...(effect.kind === 'reply'
 			? { text: effect.text }
-			: { add: effect.add, remove: effect.remove }),
+			: effect.kind === 'tags'
+				? { add: effect.add, remove: effect.remove }
+				: { workflow: effect.workflow, inputs: effect.inputs }),
+		...(entry.result ? { result: entry.result } : {}),
 		status: entry.status,
 		...(entry.error ? { error: entry.error } : {}),
 		...(entry.sentId ? { sentId: entry.sentId } : {}),

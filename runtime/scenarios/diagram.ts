@@ -1,4 +1,5 @@
-import type { ActionDef, Matcher, ScenarioDocument, TransitionDef } from './schema';
+import type { ActionDef, Condition, Matcher, ScenarioDocument, TransitionDef } from './schema';
+import { walkScenario, type StepVisit } from './walk';
 
 /**
  * A Mermaid `stateDiagram-v2` of a scenario, for bot designers to review the flow: transitions
@@ -47,35 +48,50 @@ export function renderDiagram(doc: ScenarioDocument): string {
 	};
 
 	lines.push(`  [*] --> ${idOf(doc.start)}`);
-	const keywords = doc.keywords ?? [];
-	if (keywords.length > 0) lines.push('  state "(any state)" as any_state');
-	for (const t of keywords)
-		edge('any_state', t.actions, t.target, `keyword ${describeTransition(t)}`);
-	for (const [name, state] of Object.entries(doc.states)) {
-		const id = idOf(name);
-		if (state.end) lines.push(`  ${id} --> [*]`);
-		for (const t of state.on ?? []) edge(id, t.actions, t.target, describeTransition(t));
-		const capture = state.capture;
-		if (capture) {
-			const check =
-				typeof capture.check === 'string' ? capture.check : Object.keys(capture.check)[0];
-			edge(id, capture.actions, capture.target ?? name, `${capture.into} = valid ${check}`);
+	if ((doc.keywords ?? []).length > 0) lines.push('  state "(any state)" as any_state');
+	walkScenario(doc, {
+		state: (name, state) => {
+			if (state.end) lines.push(`  ${idOf(name)} --> [*]`);
+		},
+		step: (visit, site) => {
+			const from = site.state === undefined ? 'any_state' : idOf(site.state);
+			const stay = site.state;
+			const { actions, target } = visit.step;
 			edge(
-				id,
-				capture.giveUp.actions,
-				capture.giveUp.target,
-				`invalid after ${capture.retries} ${capture.retries === 1 ? 'retry' : 'retries'}`,
+				from,
+				actions,
+				visit.kind === 'capture' || visit.kind === 'timer' ? (target ?? stay) : target,
+				stepLabel(visit),
 			);
-		}
-		if (state.after)
-			edge(
-				id,
-				state.after.actions,
-				state.after.target ?? name,
-				`after ${state.after.minutes} min silence`,
-			);
-	}
+		},
+	});
 	return `${lines.join('\n')}\n`;
+}
+
+/** What an edge says: what was matched, or which kind of step it is. */
+function stepLabel(visit: StepVisit): string {
+	switch (visit.kind) {
+		case 'keyword':
+			return `keyword ${describeTransition(visit.step)}`;
+		case 'transition':
+			return describeTransition(visit.step);
+		case 'capture': {
+			const check = visit.step.check;
+			return `${visit.step.into} = valid ${typeof check === 'string' ? check : Object.keys(check)[0]}`;
+		}
+		case 'giveUp': {
+			const retries = visit.capture.retries;
+			return `invalid after ${retries} ${retries === 1 ? 'retry' : 'retries'}`;
+		}
+		case 'timer':
+			return `after ${visit.step.minutes} min silence`;
+		case 'outcome':
+			return `${visit.call.workflow}: ${visit.outcome}`;
+		case 'branch':
+			return visit.step.when?.length
+				? `if ${visit.step.when.map(describeCondition).join(' and ')}`
+				: 'otherwise';
+	}
 }
 
 function describeTransition(t: TransitionDef): string {
@@ -98,4 +114,12 @@ function describeMatch(m: Matcher): string {
 function clean(label: string): string {
 	const flat = label.replace(/[;#\r\n]+/g, ' ').trim();
 	return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
+}
+
+function describeCondition(c: Condition): string {
+	if ('tag' in c) return `tag ${c.tag}`;
+	if ('notTag' in c) return `no tag ${c.notTag}`;
+	if ('order' in c) return `order ${c.order}`;
+	if ('orderStatus' in c) return `order status ${[c.orderStatus].flat().join(' / ')}`;
+	return `vars.${c.var} …`;
 }

@@ -66,14 +66,12 @@ export class DueRunner {
 			const record = loaded.record;
 			const timer = record?.timer;
 			if (!record || !timer || timer.dueAt > now) return undefined;
-			const saved = await this.conversations.write(
-				key,
-				this.afterTimer(record, now),
-				loaded.version,
-				now,
-			);
+			const next = this.afterTimer(record, now);
+			// The write that fires the timer leases its first effect too.
+			const held = this.outbox.leaseFirst(next, now);
+			const saved = await this.conversations.write(key, next, loaded.version, now);
 			if (!saved) continue;
-			const { actions, record: latest } = await this.outbox.drain(key, saved);
+			const { actions, record: latest } = await this.outbox.drain(key, saved, held);
 			return {
 				kind: 'timer',
 				conversation: view(latest),

@@ -20,7 +20,9 @@ import {
 } from './inbox';
 import { InboxApplier } from './inbox-applier';
 import { KeyedQueue } from './keyed-queue';
+import { resumeAfterCall, type WorkflowPort } from './calls';
 import { OutboxRunner, type ScenarioApi } from './outbox';
+import type { CancellableWait } from './lease-keeper';
 import { Stepper, type Restart } from './stepper';
 import { ScenarioValidationError, validateScenarioSet } from './validate';
 
@@ -33,6 +35,8 @@ export interface EngineOptions {
 	entry?: string;
 	store: StateStore;
 	api: ScenarioApi;
+	/** Runs the workflows of "call" steps (the Scenario node: n8n's executeWorkflow). */
+	workflows?: WorkflowPort;
 	/** `sleep` is needed only with a reorder window. */
 	clock: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
 	/** Keeps the conversations of several workflows apart in one store (default "default"). */
@@ -41,6 +45,11 @@ export interface EngineOptions {
 	dedupeTtlMs?: number;
 	/** How long a worker may take to perform one effect before another treats it as crashed. */
 	leaseMs?: number;
+	/**
+	 * A cancellable wait in real time (n8n's `sleep` with a signal), so a lease is renewed while
+	 * its effect waits for the request budget. Without it, leases are not renewed.
+	 */
+	wait?: CancellableWait;
 	/** Attempts at an effect the service certainly refused, before it is marked failed. */
 	maxAttempts?: number;
 	/**
@@ -142,7 +151,10 @@ export class ScenarioEngine {
 			api: options.api,
 			clock: options.clock,
 			leaseMs,
+			workflows: options.workflows,
+			resume: (record, entry, now) => resumeAfterCall(this.stepper, record, entry, now),
 			maxAttempts: options.maxAttempts ?? 3,
+			wait: options.wait,
 		});
 		this.dueRunner = new DueRunner(this.conversations, this.stepper, this.outbox);
 		this.applier = new InboxApplier(this.inbox, {
@@ -153,6 +165,7 @@ export class ScenarioEngine {
 			api: options.api,
 			clock: options.clock,
 			readsClient: options.scenarios.some((s) => s.readsClient),
+			readsOrders: options.scenarios.some((s) => s.readsOrders),
 			reorderWindowMs: this.settings.reorderWindowMs,
 			latePolicy: this.settings.latePolicy,
 		});
@@ -160,19 +173,22 @@ export class ScenarioEngine {
 
 	/**
 	 * Handles a message.received event: puts it in its conversation's inbox (unless the trigger
-	 * already did), then applies the inbox in order up to this message.
+	 * already did) on arrival, so that concurrent appends share a commit, then, in the
+	 * conversation's turn, applies the inbox in order up to this message.
 	 */
 	async handle(event: MessageReceived): Promise<HandleResult> {
 		const message = checkEvent(event);
 		const key = inboxQueue(message);
+		const appended = this.store.enqueue(
+			this.inbox,
+			key,
+			inboxClaims(message.message_id),
+			encodeInbound(message),
+			this.settings.dedupeTtlMs,
+		);
+		appended.catch(() => undefined); // awaited in turn below: a failure is not unhandled
 		return this.queue.run(key, async () => {
-			await this.store.enqueue(
-				this.inbox,
-				key,
-				inboxClaims(message.message_id),
-				encodeInbound(message),
-				this.settings.dedupeTtlMs,
-			);
+			await appended;
 			const applied = await this.applier.apply(key, message.message_id);
 			const own = applied.find((r) => r.messageId === message.message_id);
 			const others = applied.filter((r) => r !== own);
@@ -237,14 +253,11 @@ export class ScenarioEngine {
 				if (!record || record.ended || !record.snapshot.context.handedOff)
 					return { released: false, conversation: record && view(record), actions: [] };
 				const now = this.clock.now();
-				const saved = await this.conversations.write(
-					key,
-					this.released(record, now),
-					loaded.version,
-					now,
-				);
+				const next = this.released(record, now);
+				const held = this.outbox.leaseFirst(next, now);
+				const saved = await this.conversations.write(key, next, loaded.version, now);
 				if (!saved) continue;
-				const drained = await this.outbox.drain(key, saved);
+				const drained = await this.outbox.drain(key, saved, held);
 				return { released: true, conversation: view(drained.record), actions: drained.actions };
 			}
 			throw new Error(`Conversation ${key} kept changing under 50 attempts to release it`);

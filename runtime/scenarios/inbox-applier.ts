@@ -1,5 +1,5 @@
 import type { Clock } from '../api/clock';
-import type { StateStore } from '../stores/types';
+import type { StateStore, WriteOptions } from '../stores/types';
 import { HANDLED_LIMIT, isProblem, view, type ConversationRecord } from './conversation';
 import type { ConversationStore, Loaded } from './conversation-store';
 import type { HandleResult, LatePolicy } from './engine';
@@ -16,6 +16,8 @@ export interface InboxApplierOptions {
 	api: ScenarioApi;
 	clock: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
 	readsClient: boolean;
+	/** A scenario looks orders up: the client's record is read for every message step. */
+	readsOrders?: boolean;
 	reorderWindowMs: number;
 	latePolicy: LatePolicy;
 }
@@ -40,8 +42,12 @@ export class InboxApplier {
 		const { store, conversations, clock, reorderWindowMs } = this.options;
 		const results: HandleResult[] = [];
 		for (let round = 0; round < 10_000; round++) {
-			const entries = (await store.queued(this.namespace, key, 200)).map(decodeInbound);
-			const loaded = await conversations.read(key);
+			// Asked together (one round trip to Redis); every store answers them in this order.
+			const [queued, loaded] = await Promise.all([
+				store.queued(this.namespace, key, 200),
+				conversations.read(key),
+			]);
+			const entries = queued.map(decodeInbound);
 			const handled = new Set(loaded.record?.handled ?? []);
 			const done = entries.filter((e) => handled.has(e.message.message_id));
 			// Applied, but the process stopped before taking it out of the inbox.
@@ -61,9 +67,9 @@ export class InboxApplier {
 				await clock.sleep(Math.min(wait, reorderWindowMs));
 				continue;
 			}
+			// The step's write takes the message out of the inbox with it.
 			const result = await this.applyOne(key, next, loaded);
 			if (!result) continue; // another writer got there first: look again
-			await store.dequeue(this.namespace, key, [next.seq]);
 			results.push(result);
 			if (next.message.message_id === until) break;
 		}
@@ -79,17 +85,21 @@ export class InboxApplier {
 		const { message, sentAt } = inbound;
 		const record = loaded.record;
 		const now = this.options.clock.now();
+		const taken = { namespace: this.namespace, queue: key, seqs: [inbound.seq] };
 		const late =
 			sentAt !== undefined && record?.lastSentAt !== undefined && sentAt < record.lastSentAt;
 		if (late && this.options.latePolicy !== 'apply')
-			return await this.setAsideLate(key, message.message_id, loaded, now);
+			return await this.setAsideLate(key, message.message_id, loaded, now, taken);
 		const profile = await this.profileFor(record, message.client_id);
 		const stepped = this.options.stepper.stepMessage(record, message, profile, now);
 		const lastSentAt = Math.max(record?.lastSentAt ?? -Infinity, sentAt ?? -Infinity);
 		if (Number.isFinite(lastSentAt)) stepped.record.lastSentAt = lastSentAt;
-		const saved = await this.options.conversations.write(key, stepped.record, loaded.version, now);
+		const { conversations, outbox } = this.options;
+		// One write saves the step, takes the message out of the inbox and leases the first effect.
+		const held = outbox.leaseFirst(stepped.record, now);
+		const saved = await conversations.write(key, stepped.record, loaded.version, now, taken);
 		if (!saved) return undefined;
-		const { actions, record: latest } = await this.options.outbox.drain(key, saved);
+		const { actions, record: latest } = await outbox.drain(key, saved, held);
 		return {
 			...stepped.outcome,
 			status: late ? 'late' : stepped.outcome.status,
@@ -107,6 +117,7 @@ export class InboxApplier {
 		messageId: string,
 		loaded: Loaded,
 		now: number,
+		taken: WriteOptions['dequeue'],
 	): Promise<HandleResult | undefined> {
 		const record = loaded.record as ConversationRecord;
 		const context = record.snapshot.context;
@@ -120,7 +131,7 @@ export class InboxApplier {
 			timer: handoff ? null : record.timer,
 			updatedAt: now,
 		};
-		const saved = await this.options.conversations.write(key, next, loaded.version, now);
+		const saved = await this.options.conversations.write(key, next, loaded.version, now, taken);
 		if (!saved) return undefined;
 		return {
 			status: 'late',
@@ -133,17 +144,24 @@ export class InboxApplier {
 		};
 	}
 
-	/** A live conversation keeps its profile; a new one reads it when a scenario needs it. */
+	/**
+	 * A live conversation keeps its profile; a new one reads it when a scenario needs it. Orders
+	 * change while a conversation runs: with a scenario that looks them up, the record is read for
+	 * every step (once), and only its orders are taken from it.
+	 */
 	private async profileFor(
 		record: ConversationRecord | undefined,
 		clientId: string,
 	): Promise<ClientProfile> {
 		const known = record?.snapshot.context.client;
-		if (known && !record.ended) return known;
-		const { api, readsClient } = this.options;
+		const { api, readsClient, readsOrders } = this.options;
+		if (known && !record.ended && !(readsOrders && api.getClient)) return known;
 		if (!readsClient || !api.getClient) return known ?? { id: clientId, tags: [] };
 		const found = await api.getClient(clientId);
+		const orders = Array.isArray(found.orders) ? { orders: found.orders } : {};
+		if (known && !record.ended) return { ...known, ...orders };
 		return {
+			...orders,
 			id: found.id,
 			first_name: found.first_name ?? null,
 			last_name: found.last_name ?? null,

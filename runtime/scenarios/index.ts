@@ -1,10 +1,15 @@
 export * from './compile';
+export type { CallResult, WorkflowPort } from './calls';
 export * from './conversation';
 export { renderDiagram } from './diagram';
 export * from './engine';
 export * from './inbox';
 export { KeyedQueue } from './keyed-queue';
+export type { CancellableWait } from './lease-keeper';
+export { timerWait } from './timer-wait';
 export { RecordingApi, type RecordedCall } from './recording-api';
+export { rehearse, type Rehearsal } from './rehearse';
+export { calledWorkflows } from './walk';
 export * from './schema';
 export type { ClientProfile, MessageFields } from './templates';
 export * from './validate';

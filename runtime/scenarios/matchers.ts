@@ -1,4 +1,5 @@
 import { email as emailSchema, phone as phoneSchema } from '../api/schemas';
+import type { OrderRecord } from './templates';
 import type { Check, Condition, Matcher } from './schema';
 import { compileBounded, type BoundedRegex } from './safe-regex';
 
@@ -122,9 +123,16 @@ export function conditionHolds(
 	condition: Condition,
 	vars: Readonly<Record<string, string>>,
 	tags: readonly string[],
+	order: OrderRecord | null = null,
 ): boolean {
 	if ('tag' in condition) return tags.includes(condition.tag);
 	if ('notTag' in condition) return !tags.includes(condition.notTag);
+	if ('order' in condition) return (order !== null) === (condition.order === 'found');
+	if ('orderStatus' in condition)
+		return (
+			order !== null &&
+			list(condition.orderStatus).some((v) => fold(v) === fold(String(order.status ?? '')))
+		);
 	const value = vars[condition.var] ?? '';
 	if (condition.set !== undefined && (value !== '') !== condition.set) return false;
 	if (
@@ -140,4 +148,28 @@ export function conditionHolds(
 	if (condition.min !== undefined || condition.max !== undefined)
 		return inRange(parseNumber(value), condition);
 	return true;
+}
+
+/**
+ * The client's order a "findOrder" action names: "latest" is the newest by creation time (the
+ * last listed on a tie); otherwise the order whose id is the text, or whose id's digits are the
+ * text's digits ("1001" finds "ord_1001"). None found: null.
+ */
+export function findOrder(orders: readonly OrderRecord[], wanted: string): OrderRecord | null {
+	const key = wanted.trim();
+	if (key === '') return null;
+	if (fold(key) === 'latest') {
+		let latest: OrderRecord | null = null;
+		for (const order of orders) {
+			if (latest === null || String(order.created_at ?? '') >= String(latest.created_at ?? ''))
+				latest = order;
+		}
+		return latest;
+	}
+	const digits = key.replace(/\D/g, '');
+	return (
+		orders.find((o) => String(o.order_id ?? '') === key) ??
+		orders.find((o) => digits !== '' && String(o.order_id ?? '').replace(/\D/g, '') === digits) ??
+		null
+	);
 }

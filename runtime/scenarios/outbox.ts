@@ -8,7 +8,9 @@ import {
 	type ConversationRecord,
 	type OutboxEntry,
 } from './conversation';
+import { LOST_CALL, performCall, type WorkflowPort } from './calls';
 import type { ConversationStore } from './conversation-store';
+import { LeaseKeeper, type CancellableWait, type HeldRecord } from './lease-keeper';
 import type { ClientProfile } from './templates';
 
 /** The part of the API client the engine uses; `MessagingBotClient` is one. */
@@ -25,10 +27,18 @@ export interface ScenarioApi {
 export interface OutboxOptions {
 	conversations: ConversationStore;
 	api: ScenarioApi;
+	/** Runs the workflows of "call" steps. */
+	workflows?: WorkflowPort;
+	/** Steps the conversation with a call's outcome (in the write that records it). */
+	resume?: (record: ConversationRecord, entry: OutboxEntry, now: number) => ConversationRecord;
 	clock: Pick<Clock, 'now'>;
 	leaseMs: number;
 	maxAttempts: number;
+	/** Real time for renewing a lease while its effect waits; without it leases are not renewed. */
+	wait?: CancellableWait;
 }
+
+type Performed = { patch: Partial<OutboxEntry>; halt: boolean };
 
 /**
  * Performs a conversation's saved effects (replies, tag updates) after the step that decided them
@@ -41,61 +51,131 @@ export class OutboxRunner {
 	constructor(private readonly options: OutboxOptions) {}
 
 	/**
+	 * Leases the first effect to perform in a record about to be saved, so that the write saving a
+	 * step also claims its first effect: one write less per step. Returns the lease's owner, for
+	 * `drain`. The price: a crash between that write and the send leaves the effect leased, so a
+	 * reply is then reported unknown when the lease runs out, where it would otherwise have been
+	 * sent by the scheduled run (a tag update is done again either way).
+	 */
+	leaseFirst(record: ConversationRecord, now: number): string | undefined {
+		const next = nextToPerform(record);
+		if (!next) return undefined;
+		const owner = this.owner();
+		this.lease(next, owner, now);
+		return owner;
+	}
+
+	/**
 	 * Performs the unfinished effects in order. Each is leased in the record before it is performed
 	 * and its outcome written in the same write that leases the next, so a crash leaves at most one
 	 * effect in doubt: a reply in doubt is marked unknown and never re-sent; a tag update (safe to
-	 * repeat) is done again.
+	 * repeat) is done again. `held`: the owner of a lease already saved (see `leaseFirst`).
 	 */
 	async drain(
 		key: string,
 		saved: { record: ConversationRecord; version: number },
+		held?: string,
 	): Promise<{ actions: ActionReport[]; record: ConversationRecord }> {
-		const owner = `${this.instance}:${++this.leases}`;
+		const owner = held ?? this.owner();
 		const touched = new Set<number>();
-		let { record, version } = saved;
+		// Shared with the lease keeper, whose renewals move the version on.
+		const current: HeldRecord = { ...saved };
+		let leased = held ? current.record.outbox.find((e) => e.lease?.owner === held) : undefined;
 		let outcome: { id: number; patch: Partial<OutboxEntry> } | undefined;
 		let halted = false;
 		for (let round = 0; round < 10_000; round++) {
+			if (leased) {
+				touched.add(leased.id);
+				const performed = await this.performKept(key, current, leased, owner);
+				outcome = { id: leased.id, patch: performed.patch };
+				halted = performed.halt;
+				leased = undefined;
+			}
 			const now = this.options.clock.now();
+			let record = current.record;
 			let changed = false;
-			if (outcome) {
-				const done = outcome;
-				const entry = record.outbox.find((e) => e.id === done.id);
-				if (entry && entry.status !== 'done') {
-					Object.assign(entry, done.patch);
-					delete entry.lease;
-					changed = true;
-				}
+			const settled = outcome && this.settle(record, outcome);
+			if (settled) {
+				changed = true;
+				record = this.resumed(record, settled, now);
 			}
 			for (const id of this.expireLeases(record, now)) {
 				touched.add(id);
 				changed = true;
+				const entry = record.outbox.find((e) => e.id === id);
+				if (entry) record = this.resumed(record, entry, now);
 			}
-			const next = halted ? undefined : nextToPerform(record);
+			// A call's outcome may have stepped the conversation: later renewals and writes build on it.
+			current.record = record;
+			const next: OutboxEntry | undefined = halted ? undefined : nextToPerform(record);
 			if (next) {
-				next.status = 'sending';
-				next.lease = { owner, until: now + this.options.leaseMs };
-				next.attempts++;
+				this.lease(next, owner, now);
 				changed = true;
 			}
 			if (!changed) break;
-			const written = await this.options.conversations.write(key, record, version, now);
+			const written = await this.options.conversations.write(key, record, current.version, now);
 			if (written === null) {
 				// Another writer: reload, re-apply the outcome we hold, lease again.
 				const reloaded = await this.options.conversations.read(key);
 				if (!reloaded.record) break;
-				({ record, version } = reloaded as { record: ConversationRecord; version: number });
+				Object.assign(current, reloaded);
 				continue;
 			}
-			version = written.version;
+			current.version = written.version;
 			outcome = undefined;
-			if (!next) break;
-			touched.add(next.id);
-			const performed = await this.perform(record, next);
-			outcome = { id: next.id, patch: performed.patch };
-			halted = performed.halt;
+			leased = next;
 		}
+		const record = current.record;
 		return { actions: record.outbox.filter((e) => touched.has(e.id)).map(report), record };
+	}
+
+	/** Performs one leased effect, its lease renewed while it waits (see `LeaseKeeper`). */
+	private async performKept(
+		key: string,
+		current: HeldRecord,
+		entry: OutboxEntry,
+		owner: string,
+	): Promise<Performed> {
+		const wait = this.options.wait;
+		const target = { key, id: entry.id, owner, leaseMs: this.options.leaseMs };
+		const keeper =
+			wait &&
+			new LeaseKeeper(this.options.conversations, this.options.clock, target, current, wait);
+		try {
+			return await this.perform(current.record, entry);
+		} finally {
+			await keeper?.stop();
+		}
+	}
+
+	private owner(): string {
+		return `${this.instance}:${++this.leases}`;
+	}
+
+	private lease(entry: OutboxEntry, owner: string, now: number): void {
+		entry.status = 'sending';
+		// A workflow call holds its lease for as long as it may wait, and more.
+		const waits = entry.effect.kind === 'workflow' ? entry.effect.timeoutMs : 0;
+		entry.lease = { owner, until: now + this.options.leaseMs + waits };
+		entry.attempts++;
+	}
+
+	/** Writes a performed effect's outcome into the record; undefined when it was settled already. */
+	private settle(
+		record: ConversationRecord,
+		outcome: { id: number; patch: Partial<OutboxEntry> },
+	): OutboxEntry | undefined {
+		const entry = record.outbox.find((e) => e.id === outcome.id);
+		if (!entry || entry.status === 'done') return undefined;
+		Object.assign(entry, outcome.patch);
+		delete entry.lease;
+		return entry;
+	}
+
+	/** A call's outcome moves the conversation on. */
+	private resumed(record: ConversationRecord, entry: OutboxEntry, now: number): ConversationRecord {
+		if (entry.effect.kind !== 'workflow' || !entry.result || !this.options.resume) return record;
+		return this.options.resume(record, entry, now);
 	}
 
 	/** Another worker's lease ran out: it crashed while performing. Returns the entries changed. */
@@ -106,7 +186,12 @@ export class OutboxRunner {
 			changed.push(entry.id);
 			delete entry.lease;
 			if (entry.effect.kind === 'tags') entry.status = 'pending';
-			else {
+			else if (entry.effect.kind === 'workflow') {
+				// Whether the workflow ran is unknown: never called twice, its failure branch is taken.
+				entry.status = 'unknown';
+				entry.error = LOST_CALL.error;
+				entry.result = LOST_CALL;
+			} else {
 				entry.status = 'unknown';
 				entry.error =
 					'The worker sending this reply stopped before recording the outcome; it was not re-sent';
@@ -115,11 +200,12 @@ export class OutboxRunner {
 		return changed;
 	}
 
-	private async perform(
-		record: ConversationRecord,
-		entry: OutboxEntry,
-	): Promise<{ patch: Partial<OutboxEntry>; halt: boolean }> {
+	private async perform(record: ConversationRecord, entry: OutboxEntry): Promise<Performed> {
 		const effect = entry.effect;
+		if (effect.kind === 'workflow') {
+			const result = await performCall(this.options.workflows, effect, this.options.wait);
+			return { patch: { status: 'done', result, error: undefined }, halt: false };
+		}
 		try {
 			if (effect.kind === 'reply') {
 				const sent = await this.options.api.sendMessage(record.botId, {

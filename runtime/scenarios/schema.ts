@@ -1,153 +1,29 @@
-import { z } from 'zod/v4';
+import * as z from 'zod/v4';
+
+import {
+	actions,
+	actionSchema,
+	caseSensitive,
+	conditionSchema,
+	matcherSchema,
+	MAX_RETRIES,
+	MAX_TIMER_MINUTES,
+	oneOrMore,
+	plain,
+	range,
+	scenarioId,
+	stateName,
+	text,
+	varName,
+} from './schema-parts';
+
+export * from './schema-parts';
 
 /**
- * The scenario format: a JSON document a bot designer writes. This schema checks the shape of
- * every field; `validate.ts` adds the rules that span fields (targets, variables, templates) and
- * reports both kinds together. `scenario.schema.json` is generated from it for editors.
+ * The scenario format: states, captures, timers, branches and workflow calls, and the document
+ * that holds them (the building blocks are in schema-parts.ts). `validate.ts` adds the rules that
+ * span fields; `scenario.schema.json` is generated from it for editors.
  */
-
-/** State names become xstate state keys, so no dots or '#'; a leading "__" is reserved. */
-export const STATE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-export const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-export const SCENARIO_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-/** The longest message the service sends (docs/service-assumptions.md A11). */
-export const MAX_TEXT = 4096;
-/** A timer longer than this is a scheduling job, not a reminder in a conversation. */
-export const MAX_TIMER_MINUTES = 60 * 24 * 30;
-export const MAX_RETRIES = 20;
-
-const plain = z
-	.string('must be text')
-	.min(1, 'must not be empty')
-	.max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`);
-
-/** Text the bot sends: a template checked when the scenario is validated. */
-const text = plain.meta({
-	id: 'Template',
-	description: 'Text to send; may hold {{client.first_name}}, {{vars.NAME}} or {{message.text}}',
-});
-
-const oneOrMore = <T extends z.ZodType>(item: T) =>
-	z.union([item, z.array(item, 'must be a list of texts').min(1, 'must not be empty')], {
-		error: 'must be a text or a list of texts',
-	});
-/** Words a message is compared with. */
-const words = oneOrMore(plain);
-
-const stateName = z
-	.string('must be a state name')
-	.regex(
-		STATE_NAME,
-		'must start with a letter and hold only letters, digits, "_" or "-" (at most 64)',
-	);
-
-const varName = z
-	.string('must be a variable name')
-	.regex(VAR_NAME, 'must be letters, digits or "_", not starting with a digit (at most 64)');
-
-const scenarioId = z
-	.string('must be a scenario id')
-	.regex(SCENARIO_ID, 'must be letters, digits, "_" or "-" (at most 64)');
-
-/** Tags follow the service's rules (A21): non-empty after trimming, at most 64 characters. */
-const tag = z
-	.string('must be a tag')
-	.trim()
-	.min(1, 'must be a non-empty tag')
-	.max(64, 'must be at most 64 characters');
-const tags = z.array(tag, 'must be a list of tags').min(1, 'must list at least one tag').max(100);
-
-const range = z
-	.strictObject({
-		min: z.number('must be a number').optional(),
-		max: z.number('must be a number').optional(),
-	})
-	.describe('Inclusive bounds; either may be left out');
-
-const caseSensitive = z
-	.boolean('must be true or false')
-	.optional()
-	.describe('Compare letter case exactly (default: case-insensitive)');
-
-export const matcherSchema = z
-	.union(
-		[
-			z
-				.strictObject({ equals: words, caseSensitive })
-				.describe('The whole message is one of these'),
-			z
-				.strictObject({ contains: words, caseSensitive })
-				.describe('The message contains one of these'),
-			z
-				.strictObject({ startsWith: words, caseSensitive })
-				.describe('The message starts with one of these'),
-			z
-				.strictObject({ regex: z.string('must be a regular expression').min(1), caseSensitive })
-				.describe('A JavaScript regular expression finds a match in the message'),
-			z.strictObject({ number: range }).describe('The message is a number within the bounds'),
-			z.strictObject({ any: z.literal(true, 'must be true') }).describe('Any message'),
-		],
-		{ error: 'must have exactly one of: equals, contains, startsWith, regex, number, any' },
-	)
-	.meta({
-		id: 'Matcher',
-		description: 'How the client message is matched (trimmed; case-insensitive unless told)',
-	});
-
-export const conditionSchema = z
-	.union(
-		[
-			z.strictObject({ tag }).describe('The client has this tag'),
-			z.strictObject({ notTag: tag }).describe('The client does not have this tag'),
-			z
-				.strictObject({
-					var: varName,
-					set: z.boolean('must be true or false').optional(),
-					equals: words.optional(),
-					notEquals: words.optional(),
-					min: z.number('must be a number').optional(),
-					max: z.number('must be a number').optional(),
-				})
-				.describe('A variable is set, equals (case-insensitive) or is a number within bounds'),
-		],
-		{ error: 'must be {"tag": …}, {"notTag": …} or {"var": …, …}' },
-	)
-	.meta({ id: 'Condition', description: 'A guard: every condition of a transition must hold' });
-
-export const actionSchema = z
-	.union(
-		[
-			z.strictObject({ reply: text }).describe('Send a message'),
-			z.strictObject({ addTags: tags }).describe('Add tags to the client (PUT /clients/{id}/tags)'),
-			z
-				.strictObject({ removeTags: tags })
-				.describe('Remove tags from the client (PUT /clients/{id}/tags)'),
-			z
-				.strictObject({
-					set: z.record(
-						varName,
-						z.string('must be text').max(MAX_TEXT),
-						'must map variables to texts',
-					),
-				})
-				.describe('Set variables; values may be templates'),
-			z
-				.strictObject({ handoff: z.literal(true, 'must be true') })
-				.describe('Hand the client to a human: the bot stays silent until released'),
-			z
-				.strictObject({
-					goto: z.strictObject({ scenario: scenarioId, state: stateName.optional() }),
-				})
-				.describe('Continue in another scenario (at its start, or at the given state)'),
-			z.strictObject({ end: z.literal(true, 'must be true') }).describe('End the conversation'),
-		],
-		{
-			error: 'must have exactly one of: reply, addTags, removeTags, set, handoff, goto, end',
-		},
-	)
-	.meta({ id: 'Action', description: 'Something the bot does' });
-
-const actions = z.array(actionSchema, 'must be a list of actions');
 
 export const transitionSchema = z
 	.strictObject({
@@ -210,6 +86,68 @@ export const timerSchema = z
 	})
 	.describe('After this many minutes of silence in the state, send and/or go on');
 
+export const branchSchema = z
+	.strictObject({
+		when: z.array(conditionSchema, 'must be a list of conditions').optional(),
+		say: text.optional(),
+		actions: actions.optional(),
+		target: stateName.optional(),
+	})
+	.meta({ id: 'Branch', description: 'Taken when its conditions hold (none: always)' });
+
+/** Where a workflow call's outcome leads. */
+const outcomeSchema = z
+	.strictObject({
+		say: text.optional(),
+		actions: actions.optional(),
+		target: stateName.optional(),
+	})
+	.describe('Say this, run the actions and go to target (or end / goto)');
+
+export const MAX_CALL_SECONDS = 300;
+export const WORKFLOW_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+const workflowName = z
+	.string('must be a workflow name')
+	.regex(WORKFLOW_NAME, 'must start with a letter and hold only letters, digits, "_" or "-"');
+/** A field of a workflow's result: a dotted path ("order.status"); "" is the whole result. */
+const resultPath = z
+	.string('must be a field of the result')
+	.regex(
+		/^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)?$/,
+		'must be a field like "status" or "order.status"',
+	);
+
+export const callSchema = z
+	.strictObject({
+		workflow: workflowName.describe('One of the scenario\'s "workflows"'),
+		inputs: z
+			.record(z.string('must be a name'), text, 'must map input names to texts')
+			.optional()
+			.describe("The workflow's input item: each value is a template"),
+		timeoutSeconds: z
+			.number('must be a number')
+			.positive('must be more than 0')
+			.max(MAX_CALL_SECONDS, `must be at most ${MAX_CALL_SECONDS}`)
+			.optional()
+			.describe('How long to wait for the result (default 30)'),
+		store: z
+			.record(varName, resultPath, 'must map variables to fields of the result')
+			.optional()
+			.describe(
+				'Variables set from the result on success (declares them); "" stores the whole result as JSON',
+			),
+		success: outcomeSchema.describe('The workflow returned an item'),
+		empty: outcomeSchema.optional().describe('The workflow returned no item (default: failure)'),
+		failure: outcomeSchema.describe('The workflow failed, or the call was lost with its worker'),
+		timeout: outcomeSchema
+			.optional()
+			.describe('No answer within the time limit (default: failure)'),
+	})
+	.meta({
+		id: 'Call',
+		description: 'Calls an n8n workflow on entry and waits for its result without a message',
+	});
+
 export const stateSchema = z
 	.strictObject({
 		description: z.string('must be text').optional(),
@@ -218,6 +156,14 @@ export const stateSchema = z
 		on: z.array(transitionSchema, 'must be a list of transitions').optional(),
 		capture: captureSchema.optional(),
 		after: timerSchema.optional(),
+		call: callSchema.optional(),
+		choose: z
+			.array(branchSchema, 'must be a list of branches')
+			.min(1, 'must list at least one branch')
+			.optional()
+			.describe(
+				'Decided on entry, after the actions, without waiting for a message: the first branch whose conditions hold is taken; the last must have none',
+			),
 		fallback: text.optional().describe('Replaces the scenario fallback in this state'),
 		end: z.boolean('must be true or false').optional().describe('The conversation ends on entry'),
 	})
@@ -243,6 +189,22 @@ export const scenarioSchema = z
 			.array(transitionSchema, 'must be a list of transitions')
 			.optional()
 			.describe('Checked before the state transitions, in every state'),
+		workflows: z
+			.record(
+				workflowName,
+				z.strictObject({
+					description: z.string('must be text').optional(),
+					returns: z
+						.array(z.string('must be a field name').min(1), 'must be a list of field names')
+						.optional()
+						.describe('The fields its result has, when known: "store" is checked against them'),
+				}),
+				'must map workflow names to their descriptions',
+			)
+			.optional()
+			.describe(
+				'The n8n workflows "call" may name; the Scenario node maps each name to a workflow',
+			),
 		states: z
 			.record(stateName, stateSchema, 'must be an object of states')
 			.refine((states) => Object.keys(states).length > 0, 'must hold at least one state'),
@@ -258,6 +220,9 @@ export type ActionDef = z.output<typeof actionSchema>;
 export type Check = z.output<typeof checkSchema>;
 export type CaptureDef = z.output<typeof captureSchema>;
 export type TimerDef = z.output<typeof timerSchema>;
+export type BranchDef = z.output<typeof branchSchema>;
+export type CallDef = z.output<typeof callSchema>;
+export type CallOutcome = 'success' | 'empty' | 'failure' | 'timeout';
 
 /** The JSON Schema editors use (written to scenario.schema.json by scripts/scenario-schema.ts). */
 export function scenarioJsonSchema(): Record<string, unknown> {
@@ -265,4 +230,30 @@ export function scenarioJsonSchema(): Record<string, unknown> {
 		...z.toJSONSchema(scenarioSchema, { target: 'draft-2020-12', io: 'input' }),
 		$id: 'https://example.invalid/n8n-nodes-messaging-bot/scenario.schema.json',
 	};
+}
+
+/** Every field name of the format, read from the schema itself (for "did you mean"). */
+export const FORMAT_FIELDS: readonly string[] = [...fieldsOf(scenarioSchema, new Set())].filter(
+	(name) => name !== '$schema',
+);
+
+function fieldsOf(schema: z.core.$ZodType, seen: Set<unknown>, out = new Set<string>()) {
+	if (seen.has(schema)) return out;
+	seen.add(schema);
+	const def = schema._zod.def as unknown as Record<string, unknown>;
+	const inner = (value: unknown) => fieldsOf(value as z.core.$ZodType, seen, out);
+	if (def.type === 'object') {
+		for (const [name, field] of Object.entries(def.shape as Record<string, unknown>)) {
+			out.add(name);
+			inner(field);
+		}
+	} else if (def.type === 'union') (def.options as unknown[]).forEach(inner);
+	else if (def.type === 'array') inner(def.element);
+	else if (def.type === 'record') inner(def.valueType);
+	else if (def.innerType) inner(def.innerType);
+	else if (def.type === 'pipe') {
+		inner(def.in);
+		inner(def.out);
+	}
+	return out;
 }

@@ -158,7 +158,7 @@ export class Stepper {
 		if (current?.snapshot) {
 			compiled = current.compiled;
 			handedOffBefore = current.snapshot.context.handedOff;
-			step = compiled.step(current.snapshot, { type: 'MESSAGE', message: fields });
+			step = compiled.step(current.snapshot, { type: 'MESSAGE', message: fields, client: profile });
 			if (handedOffBefore) status = 'silenced';
 		} else {
 			// A new conversation; or one that ended, or whose state its scenario no longer has.

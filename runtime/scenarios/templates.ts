@@ -1,7 +1,8 @@
 import { didYouMean } from './suggest';
 
 /**
- * Message templates: `{{client.first_name}}`, `{{vars.email}}`, `{{message.text}}`, with an
+ * Message templates: `{{client.first_name}}`, `{{vars.email}}`, `{{message.text}}`,
+ * `{{order.status}}` (the order a "findOrder" action found), with an
  * optional fallback after a bar (`{{client.first_name|there}}`). Names are checked when the
  * scenario is validated, so a typo is a validation error, never a blank in a sent message.
  */
@@ -16,10 +17,19 @@ export const CLIENT_FIELDS = [
 	'tags',
 	'custom_fields',
 ] as const;
+/** The order fields the service documents (A25); an order may carry more, any is readable. */
+export const ORDER_FIELDS = [
+	'order_id',
+	'status',
+	'total',
+	'currency',
+	'created_at',
+	'updated_at',
+] as const;
 /** The message.received fields a reply can quote. */
 export const MESSAGE_FIELDS = ['text', 'channel', 'message_id', 'timestamp'] as const;
 
-type Root = 'client' | 'vars' | 'message';
+type Root = 'client' | 'vars' | 'message' | 'order';
 export type TemplatePart = string | { root: Root; path: string[]; fallback: string };
 
 export interface Template {
@@ -35,7 +45,12 @@ export interface ClientProfile {
 	phone?: string | null;
 	tags: string[];
 	custom_fields?: Record<string, unknown> | null;
+	/** From the full client record, when a scenario looks orders up: read fresh on every step. */
+	orders?: OrderRecord[];
 }
+
+/** An order of the client (A25), with whatever else the service sent. */
+export type OrderRecord = Record<string, unknown> & { order_id?: string; status?: string };
 
 export interface MessageFields {
 	text: string;
@@ -48,6 +63,8 @@ export interface TemplateScope {
 	client: ClientProfile;
 	vars: Record<string, string>;
 	message: MessageFields | undefined;
+	/** The order a "findOrder" action found, if any. */
+	order?: OrderRecord | null;
 }
 
 const EXPRESSION = /^\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_-]+)*)\s*(?:\|([^]*))?$/;
@@ -109,7 +126,11 @@ function nameProblem(root: string, path: string[], declaredVars: ReadonlySet<str
 		}
 		return '';
 	}
-	return `unknown name "${root}"${didYouMean(root, ['client', 'vars', 'message'])} (use client.…, vars.… or message.…)`;
+	if (root === 'order') {
+		if (path.length === 0) return 'names no order field (write {{order.status}})';
+		return '';
+	}
+	return `unknown name "${root}"${didYouMean(root, ['client', 'vars', 'message', 'order'])} (use client.…, vars.…, message.… or order.…)`;
 }
 
 /** Renders with what is known; an unset value gives the fallback, or nothing. */
@@ -132,15 +153,24 @@ function lookup(part: Exclude<TemplatePart, string>, scope: TemplateScope): stri
 		const value = scope.message?.[part.path[0] as keyof MessageFields];
 		return value ?? '';
 	}
+	if (part.root === 'order') return showValue(walkPath(scope.order ?? undefined, part.path));
 	const [field, ...rest] = part.path;
 	if (field === 'tags') return scope.client.tags.join(', ');
-	let value: unknown = scope.client[field as keyof ClientProfile];
-	for (const key of rest) {
+	return showValue(walkPath(scope.client[field as keyof ClientProfile], rest));
+}
+
+export function walkPath(start: unknown, path: readonly string[]): unknown {
+	let value = start;
+	for (const key of path) {
 		value =
 			value !== null && typeof value === 'object'
 				? (value as Record<string, unknown>)[key]
 				: undefined;
 	}
+	return value;
+}
+
+export function showValue(value: unknown): string {
 	if (value === null || value === undefined) return '';
 	return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

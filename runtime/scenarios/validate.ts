@@ -1,9 +1,11 @@
 import type { z } from 'zod/v4';
 
-import { checkPattern, REGEX_STATE_LIMIT } from './safe-regex';
-import { scenarioSchema, type ActionDef, type ScenarioDocument } from './schema';
+import { RuleChecker } from './rules';
+import { FORMAT_FIELDS, scenarioSchema, type ScenarioDocument } from './schema';
 import { didYouMean } from './suggest';
-import { parseTemplate } from './templates';
+import { forEachAction, pathKey } from './walk';
+
+export { forEachAction };
 
 /**
  * Checks a scenario and reports EVERY problem at once, each with its JSON path
@@ -86,24 +88,6 @@ export function validateScenarioSet(scenarios: readonly ScenarioDocument[]): Sce
 	return issues;
 }
 
-/** Every action list of a scenario with its path, for checks and tools. */
-export function forEachAction(
-	scenario: ScenarioDocument,
-	visit: (action: ActionDef, path: string) => void,
-): void {
-	const list = (actions: ActionDef[] | undefined, path: string) =>
-		actions?.forEach((action, i) => visit(action, `${path}[${i}]`));
-	scenario.keywords?.forEach((t, i) => list(t.actions, `keywords[${i}].actions`));
-	for (const [name, state] of Object.entries(scenario.states)) {
-		const at = `states.${pathKey(name)}`;
-		list(state.actions, `${at}.actions`);
-		state.on?.forEach((t, i) => list(t.actions, `${at}.on[${i}].actions`));
-		list(state.capture?.actions, `${at}.capture.actions`);
-		list(state.capture?.giveUp.actions, `${at}.capture.giveUp.actions`);
-		list(state.after?.actions, `${at}.after.actions`);
-	}
-}
-
 // ---- paths ----
 
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -113,10 +97,6 @@ export function formatPath(path: readonly PropertyKey[]): string {
 		else out += out === '' ? pathKey(String(key)) : `.${pathKey(String(key))}`;
 	}
 	return out;
-}
-
-function pathKey(key: string): string {
-	return /^[A-Za-z0-9_$-]+$/.test(key) ? key : JSON.stringify(key);
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
@@ -129,57 +109,6 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 // ---- shape issues ----
-
-/** Every field name of the format, for "did you mean" on an unknown one. */
-const KNOWN_FIELDS = [
-	'id',
-	'version',
-	'description',
-	'start',
-	'variables',
-	'fallback',
-	'keywords',
-	'states',
-	'messages',
-	'actions',
-	'on',
-	'capture',
-	'after',
-	'end',
-	'match',
-	'when',
-	'target',
-	'equals',
-	'contains',
-	'startsWith',
-	'regex',
-	'number',
-	'any',
-	'caseSensitive',
-	'min',
-	'max',
-	'tag',
-	'notTag',
-	'var',
-	'set',
-	'notEquals',
-	'reply',
-	'addTags',
-	'removeTags',
-	'handoff',
-	'goto',
-	'scenario',
-	'state',
-	'into',
-	'check',
-	'retry',
-	'retries',
-	'giveUp',
-	'say',
-	'oneOf',
-	'minutes',
-	'send',
-];
 
 function zodIssues(
 	issues: readonly z.core.$ZodIssue[],
@@ -199,7 +128,7 @@ function zodIssues(
 			for (const key of issue.keys) {
 				out.push({
 					path: formatPath([...path, key]),
-					message: `is not a known field${didYouMean(key, KNOWN_FIELDS)}`,
+					message: `is not a known field${didYouMean(key, FORMAT_FIELDS)}`,
 				});
 			}
 		} else if (issue.code === 'invalid_key') {
@@ -237,209 +166,5 @@ function defaultMessage(issue: z.core.$ZodRawIssue): string | undefined {
 			return `must be ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}`;
 		default:
 			return undefined;
-	}
-}
-
-// ---- rules across fields ----
-
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
-const items = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-
-class RuleChecker {
-	private readonly issues: ScenarioIssue[] = [];
-	private readonly states: Json;
-	private readonly declared = new Set<string>();
-	private keywordsRegexCost = 0;
-
-	constructor(private readonly doc: unknown) {
-		this.states = isObject(doc) && isObject(doc.states) ? doc.states : {};
-	}
-
-	run(): ScenarioIssue[] {
-		const doc = this.doc;
-		if (!isObject(doc)) return this.issues;
-		this.declareVariables(doc);
-		if (typeof doc.start === 'string') this.target(doc.start, 'start');
-		this.text(doc.fallback, 'fallback');
-		this.keywordsRegexCost = items(doc.keywords).reduce<number>(
-			(sum, t, i) => sum + this.transition(t, `keywords[${i}]`),
-			0,
-		);
-		this.regexBudget(this.keywordsRegexCost, 'keywords', "the keywords' regular expressions");
-		for (const [name, state] of Object.entries(this.states)) {
-			this.state(state, `states.${pathKey(name)}`);
-		}
-		return this.issues;
-	}
-
-	private add(path: string, message: string) {
-		this.issues.push({ path, message });
-	}
-
-	private declareVariables(doc: Json) {
-		items(doc.variables).forEach((name, i) => {
-			if (typeof name !== 'string') return;
-			if (this.declared.has(name)) this.add(`variables[${i}]`, `declares "${name}" twice`);
-			this.declared.add(name);
-		});
-		for (const state of Object.values(this.states)) {
-			if (isObject(state) && isObject(state.capture) && typeof state.capture.into === 'string')
-				this.declared.add(state.capture.into);
-		}
-	}
-
-	private target(name: unknown, path: string) {
-		if (typeof name !== 'string' || name in this.states) return;
-		this.add(
-			path,
-			`no state named "${name}"${didYouMean(name, Object.keys(this.states))} (states: ${Object.keys(this.states).join(', ')})`,
-		);
-	}
-
-	private text(value: unknown, path: string) {
-		if (typeof value !== 'string') return;
-		for (const error of parseTemplate(value, this.declared).errors) this.add(path, error);
-	}
-
-	private texts(value: unknown, path: string) {
-		if (Array.isArray(value)) value.forEach((t, i) => this.text(t, `${path}[${i}]`));
-		else this.text(value, path);
-	}
-
-	private variable(name: unknown, path: string) {
-		if (typeof name !== 'string' || this.declared.has(name)) return;
-		this.add(
-			path,
-			`no variable named "${name}"${didYouMean(name, this.declared)}; declare it in "variables" or capture it`,
-		);
-	}
-
-	private range(value: unknown, path: string) {
-		if (!isObject(value)) return;
-		if (typeof value.min === 'number' && typeof value.max === 'number' && value.min > value.max)
-			this.add(`${path}.max`, `must not be less than min (${value.min})`);
-	}
-
-	/** A pattern that could stall on a client message is refused; returns its matching cost. */
-	private regex(value: Json, path: string): number {
-		if (typeof value.regex !== 'string') return 0;
-		const verdict = checkPattern(value.regex, value.caseSensitive === true);
-		if (!verdict.ok) {
-			this.add(`${path}.regex`, verdict.problem);
-			return 0;
-		}
-		return verdict.cost;
-	}
-
-	/** Every pattern a message meets in one place is tried on it: their costs add up. */
-	private regexBudget(cost: number, path: string, what: string) {
-		if (cost > REGEX_STATE_LIMIT)
-			this.add(
-				path,
-				`${what} are too complex together (${cost} automaton instructions, at most ${REGEX_STATE_LIMIT}): a client message is tried against all of them; simplify counted repeats such as {1,100}`,
-			);
-	}
-
-	/** `leaves`: the list may end the conversation or jump (transitions), entry actions may not. */
-	private actions(list: unknown, path: string, leaves: boolean): boolean {
-		let leaving = 0;
-		items(list).forEach((action, i) => {
-			const at = `${path}[${i}]`;
-			if (!isObject(action)) return;
-			this.text(action.reply, `${at}.reply`);
-			if (isObject(action.set)) {
-				for (const [name, value] of Object.entries(action.set)) {
-					this.variable(name, `${at}.set.${pathKey(name)}`);
-					this.text(value, `${at}.set.${pathKey(name)}`);
-				}
-			}
-			if ('goto' in action || 'end' in action) {
-				leaving++;
-				if (!leaves)
-					this.add(
-						at,
-						'"end" and "goto" belong on a transition (to end on entry, mark the state "end": true)',
-					);
-				else if (leaving === 2) this.add(at, 'only one "end" or "goto" may end a list of actions');
-			}
-			if (isObject(action.goto) && isObject(this.doc) && action.goto.scenario === this.doc.id)
-				this.target(action.goto.state, `${at}.goto.state`);
-		});
-		return leaving > 0;
-	}
-
-	/** A step's target, and its actions that may leave instead. */
-	private step(owner: Json, path: string, targetRequired: boolean) {
-		const leaves = this.actions(owner.actions, `${path}.actions`, true);
-		this.target(owner.target, `${path}.target`);
-		if (leaves && owner.target !== undefined)
-			this.add(
-				`${path}.target`,
-				'cannot be set when an action ends the conversation or jumps to another scenario',
-			);
-		if (targetRequired && !leaves && owner.target === undefined)
-			this.add(`${path}.target`, 'is required (or end the conversation, or jump with "goto")');
-	}
-
-	/** Returns the cost of its regular expression, if it has one. */
-	private transition(t: unknown, path: string): number {
-		if (!isObject(t)) return 0;
-		let cost = 0;
-		if (isObject(t.match)) {
-			cost = this.regex(t.match, `${path}.match`);
-			this.range(t.match.number, `${path}.match.number`);
-		}
-		items(t.when).forEach((c, i) => {
-			if (!isObject(c)) return;
-			this.variable(c.var, `${path}.when[${i}].var`);
-			this.range(c, `${path}.when[${i}]`);
-		});
-		this.step(t, path, false);
-		return cost;
-	}
-
-	private state(state: unknown, path: string) {
-		if (!isObject(state)) return;
-		items(state.messages).forEach((m, i) => this.text(m, `${path}.messages[${i}]`));
-		this.actions(state.actions, `${path}.actions`, false);
-		let regexCost = items(state.on).reduce<number>(
-			(sum, t, i) => sum + this.transition(t, `${path}.on[${i}]`),
-			0,
-		);
-		this.text(state.fallback, `${path}.fallback`);
-		const capture = state.capture;
-		if (isObject(capture)) {
-			if (isObject(capture.check)) {
-				regexCost += this.regex(capture.check, `${path}.capture.check`);
-				this.range(capture.check.number, `${path}.capture.check.number`);
-			}
-			this.text(capture.retry, `${path}.capture.retry`);
-			this.step(capture, `${path}.capture`, false);
-			if (isObject(capture.giveUp)) {
-				this.text(capture.giveUp.say, `${path}.capture.giveUp.say`);
-				this.step(capture.giveUp, `${path}.capture.giveUp`, true);
-			}
-		}
-		if (regexCost > 0 && state.end !== true)
-			this.regexBudget(
-				regexCost + this.keywordsRegexCost,
-				path,
-				"its regular expressions (with the keywords')",
-			);
-		const after = state.after;
-		if (isObject(after)) {
-			this.texts(after.send, `${path}.after.send`);
-			this.step(after, `${path}.after`, false);
-			if (after.send === undefined && after.actions === undefined && after.target === undefined)
-				this.add(`${path}.after`, 'must send something, run actions or name a target');
-		}
-		if (state.end === true) {
-			for (const key of ['on', 'capture', 'after', 'fallback'] as const) {
-				if (state[key] !== undefined)
-					this.add(`${path}.${key}`, 'cannot be used in an end state (the conversation is over)');
-			}
-		}
 	}
 }

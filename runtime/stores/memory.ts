@@ -51,6 +51,8 @@ export class MemoryStore implements StateStore {
 		const version = (this.records.get(id)?.version ?? 0) + 1;
 		this.records.set(id, { value, version, expiresAt: options.expiresAt });
 		if (options.dueAt !== undefined) await this.setDue(namespace, key, options.dueAt);
+		const taken = options.dequeue;
+		if (taken) await this.dequeue(taken.namespace, taken.queue, taken.seqs);
 		return version;
 	}
 

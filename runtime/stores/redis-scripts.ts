@@ -6,6 +6,13 @@ import type { Redis } from 'ioredis';
  * the caller's clock with a stored deadline (the contract's clock is injectable); Redis's own
  * expiry only collects what is long dead.
  */
+/** After a dequeue (KEYS[3] the queue, KEYS[4] its heads index, ARGV[7] its name): the queue's
+ * mark in the heads index follows its new first entry, or goes with the last. */
+const HEAD = `
+			local head = redis.call('ZRANGE', KEYS[3], 0, 0)
+			if #head == 0 then redis.call('ZREM', KEYS[4], ARGV[7])
+			else redis.call('ZADD', KEYS[4], string.match(head[1], '^%d+:(%d+):'), ARGV[7]) end`;
+
 export const SCRIPTS = {
 	// KEYS: claim. ARGV: now, deadline, ttl.
 	claim: `
@@ -13,9 +20,11 @@ export const SCRIPTS = {
 		if expires > tonumber(ARGV[1]) then return 0 end
 		redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 		return 1`,
-	// KEYS: record, due index. ARGV: value, expected version, now, expiresAt ('' for never),
-	// key, due ('keep', 'clear' or a time). A record is a hash {value, version, expires}; an
-	// expired one reads as absent, but its version still grows so a stale writer cannot win.
+	// KEYS: record, due index, and with entries to dequeue their queue and its heads index.
+	// ARGV: value, expected version, now, expiresAt ('' for never), key, due ('keep', 'clear' or a
+	// time), then the queue's name and the seqs to dequeue. A record is a hash {value, version,
+	// expires}; an expired one reads as absent, but its version still grows so a stale writer
+	// cannot win.
 	write: `
 		local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 		local expires = tonumber(redis.call('HGET', KEYS[1], 'expires') or '0')
@@ -33,6 +42,10 @@ export const SCRIPTS = {
 		end
 		if ARGV[6] == 'clear' then redis.call('ZREM', KEYS[2], ARGV[5])
 		elseif ARGV[6] ~= 'keep' then redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5]) end
+		if #KEYS == 4 then
+			for i = 8, #ARGV do redis.call('ZREMRANGEBYSCORE', KEYS[3], ARGV[i], ARGV[i]) end
+			${HEAD}
+		end
 		return current + 1`,
 	// KEYS: record, due index. ARGV: expected version, key.
 	remove: `
@@ -73,16 +86,7 @@ export const SCRIPTS = {
 
 export type Scripted = Redis & {
 	mbClaim(key: string, now: number, deadline: number, ttl: number): Promise<number>;
-	mbWrite(
-		record: string,
-		dues: string,
-		value: string,
-		expected: number,
-		now: number,
-		expiresAt: string,
-		key: string,
-		due: string,
-	): Promise<number>;
+	mbWrite(numberOfKeys: number, ...args: Array<string | number>): Promise<number>;
 	mbRemove(record: string, dues: string, expected: number, key: string): Promise<number>;
 	mbEnqueue(numberOfKeys: number, ...args: Array<string | number>): Promise<number>;
 	mbDequeue(queue: string, heads: string, name: string, ...seqs: number[]): Promise<number>;

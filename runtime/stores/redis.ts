@@ -1,13 +1,10 @@
 // ioredis (bundled): the Redis client n8n's own queue mode uses.
 import { Redis, type RedisOptions } from 'ioredis';
 
+import { StateStoreError } from './errors';
+import { redisOptions, type RedisCredential } from './redis-options';
 import { SCRIPTS, type Scripted } from './redis-scripts';
 import type { QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
-
-/** The shared store could not be used; the message names it and what to check. */
-export class StateStoreError extends Error {
-	override name = 'StateStoreError';
-}
 
 export class RedisStore implements StateStore {
 	private readonly redis: Scripted;
@@ -26,7 +23,7 @@ export class RedisStore implements StateStore {
 				: new Redis({ lazyConnect: true, maxRetriesPerRequest: 3, ...connection })
 		) as Scripted;
 		redis.defineCommand('mbClaim', { numberOfKeys: 1, lua: SCRIPTS.claim });
-		redis.defineCommand('mbWrite', { numberOfKeys: 2, lua: SCRIPTS.write });
+		redis.defineCommand('mbWrite', { lua: SCRIPTS.write });
 		redis.defineCommand('mbRemove', { numberOfKeys: 2, lua: SCRIPTS.remove });
 		redis.defineCommand('mbEnqueue', { lua: SCRIPTS.enqueue });
 		redis.defineCommand('mbDequeue', { numberOfKeys: 2, lua: SCRIPTS.dequeue });
@@ -88,16 +85,24 @@ export class RedisStore implements StateStore {
 	): Promise<number | null> {
 		const due =
 			options.dueAt === undefined ? 'keep' : options.dueAt === null ? 'clear' : options.dueAt;
+		const taken = options.dequeue;
+		const keys = [this.key('record', namespace, key), this.key('due', namespace)];
+		if (taken)
+			keys.push(
+				this.key('inbox', taken.namespace, taken.queue),
+				this.key('inbox-heads', taken.namespace),
+			);
 		const version = await this.run(() =>
 			this.redis.mbWrite(
-				this.key('record', namespace, key),
-				this.key('due', namespace),
+				keys.length,
+				...keys,
 				value,
 				expectedVersion,
 				this.now(),
 				options.expiresAt === undefined ? '' : String(options.expiresAt),
 				key,
 				String(due),
+				...(taken ? [taken.queue, ...taken.seqs] : []),
 			),
 		);
 		return version < 0 ? null : version;
@@ -204,28 +209,6 @@ function parseMember(member: string): QueuedEntry {
 		seq: Number(member.slice(0, first)),
 		at: Number(member.slice(first + 1, second)),
 		value: member.slice(second + 1),
-	};
-}
-
-/** The fields of n8n's own Redis credential (the one its Redis node and queue mode use). */
-export type RedisCredential = {
-	host?: string;
-	port?: number;
-	user?: string;
-	password?: string;
-	database?: number;
-	ssl?: boolean;
-	disableTlsVerification?: boolean;
-};
-
-export function redisOptions(c: RedisCredential): RedisOptions {
-	return {
-		host: c.host || 'localhost',
-		port: Number(c.port) || 6379,
-		username: c.user || undefined,
-		password: c.password || undefined,
-		db: Number(c.database) || 0,
-		tls: c.ssl ? { rejectUnauthorized: !c.disableTlsVerification } : undefined,
 	};
 }
 

@@ -19,6 +19,11 @@ export interface WriteOptions {
 	dueAt?: number | null;
 	/** When the record may be forgotten (ms since epoch); it then reads as absent. */
 	expiresAt?: number;
+	/**
+	 * Queue entries removed in the same atomic step, only if the write happens: a conversation's
+	 * step takes the message it applied out of the inbox with it.
+	 */
+	dequeue?: { namespace: string; queue: string; seqs: readonly number[] };
 }
 
 /** One entry of an inbox queue. */

@@ -93,20 +93,24 @@ export class Dispatcher {
 	}
 }
 
+/** Waits `ms`, or until `signal` aborts (then it may reject). */
+export type Wait = (ms: number, signal: AbortSignal) => Promise<void>;
+
 /**
  * Waits for an execution to end, or `ms` at most (a lost signal must not stop the queue). The
- * timer is cleared when the execution ends, so none outlives it.
+ * wait is aborted when the execution ends, so no timer outlives it. `wait` is the host's
+ * cancellable sleep (n8n's `sleep` with a signal).
  */
-export async function finishedOrAfter(done: Promise<unknown>, ms: number): Promise<void> {
-	let timer: NodeJS.Timeout | undefined;
-	const limit = new Promise<void>((resolve) => {
-		// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- a bounded wait that is cleared when the execution ends; n8n's sleep cannot be cancelled
-		timer = setTimeout(resolve, ms);
-	});
+export async function finishedOrAfter(
+	done: Promise<unknown>,
+	ms: number,
+	wait: Wait,
+): Promise<void> {
+	const stop = new AbortController();
+	const limit = wait(ms, stop.signal).catch(() => undefined);
 	try {
 		await Promise.race([done.then(() => undefined), limit]);
 	} finally {
-		// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- see above
-		clearTimeout(timer);
+		stop.abort();
 	}
 }

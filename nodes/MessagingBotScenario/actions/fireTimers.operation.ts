@@ -1,7 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { ScenarioEngine, TimerResult } from '../../../runtime/scenarios';
-import { needsHuman, resultItem } from './handleMessage.operation';
+import type { TimerResult } from '../../../runtime/scenarios';
+import { needsHuman, resultItem } from './results';
+import type { ScenarioOperation } from './types';
 
 /**
  * The scheduled run ("Run Due Work"): applies the messages whose execution stopped before applying
@@ -9,30 +10,30 @@ import { needsHuman, resultItem } from './handleMessage.operation';
  * are due. Run it from a Schedule Trigger; several runs at once are safe. One item per message
  * applied, timer fired or conversation resumed; a client handed to a person goes to "Needs a Human".
  */
-export async function fireTimers(
-	this: IExecuteFunctions,
-	engine: ScenarioEngine,
-): Promise<INodeExecutionData[][]> {
-	const { messages, timers, failures } = await engine.runDueWork();
-	const handled: INodeExecutionData[] = [];
-	const human: INodeExecutionData[] = [];
-	const pairedItem = { item: 0 };
-	for (const result of messages) {
-		(needsHuman(result) ? human : handled).push({
-			json: { ...resultItem(result), resumed: true },
-			pairedItem,
-		});
-	}
-	for (const fired of timers) {
-		const json = timerItem(fired);
-		// No timer runs while a person has the client, so a handed-off result was handed off just now.
-		(json.handed_off ? human : handled).push({ json, pairedItem });
-	}
-	for (const failure of failures) {
-		handled.push({ json: { status: 'error', ...failure }, pairedItem });
-	}
-	return [handled, human];
-}
+export const fireTimers: ScenarioOperation = {
+	description: [],
+	async execute(engine) {
+		const { messages, timers, failures } = await engine.runDueWork();
+		const handled: INodeExecutionData[] = [];
+		const human: INodeExecutionData[] = [];
+		const pairedItem = { item: 0 };
+		for (const result of messages) {
+			(needsHuman(result) ? human : handled).push({
+				json: { ...resultItem(result), resumed: true },
+				pairedItem,
+			});
+		}
+		for (const fired of timers) {
+			const json = timerItem(fired);
+			// No timer runs while a person has the client, so a handed-off result was handed off just now.
+			(json.handed_off ? human : handled).push({ json, pairedItem });
+		}
+		for (const failure of failures) {
+			handled.push({ json: { status: 'error', ...failure }, pairedItem });
+		}
+		return [handled, human];
+	},
+};
 
 function timerItem(f: TimerResult): IDataObject {
 	return {

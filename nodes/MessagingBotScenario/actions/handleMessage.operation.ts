@@ -1,93 +1,65 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { HandleResult, ScenarioEngine } from '../../../runtime/scenarios';
-import { toNodeError } from '../../MessagingBot/helpers/errors';
-
-/** One item per incoming message: what was sent, the new state and variables. */
-export function resultItem(result: HandleResult): IDataObject {
-	const c = result.conversation;
-	return {
-		status: result.status,
-		message_id: result.messageId,
-		bot_id: c?.botId ?? null,
-		client_id: c?.clientId ?? null,
-		scenario: c?.scenario ?? null,
-		state: c?.state ?? null,
-		vars: c?.vars ?? {},
-		tags: c?.tags ?? [],
-		handed_off: c?.handedOff ?? false,
-		ended: c?.ended ?? false,
-		sent: result.actions
-			.filter((a) => a.kind === 'reply' && a.status === 'done')
-			.map((a) => a.text ?? ''),
-		actions: result.actions as unknown as IDataObject[],
-		problems: result.problems as unknown as IDataObject[],
-		restart: result.restart ?? null,
-		late: result.late,
-	};
-}
-
-/** A result goes to "Needs a Human" when it handed the client over or a person has the client. */
-export function needsHuman(result: HandleResult): boolean {
-	return result.handoff || result.status === 'silenced';
-}
+import { toNodeError } from '../../shared/errors';
+import { needsHuman, resultItem } from './results';
+import type { ScenarioOperation } from './types';
 
 /**
  * Handles `message.received` items (from the Messaging Bot Trigger). Output 0 "Handled", output 1
  * "Needs a Human": the message that handed the client over, and every message while a human has it.
  */
-export async function handleMessages(
-	this: IExecuteFunctions,
-	engine: ScenarioEngine,
-): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const handled: INodeExecutionData[] = [];
-	const human: INodeExecutionData[] = [];
-	// Messages of different clients run in parallel; the engine keeps each client's in order.
-	const results = await Promise.all(
-		items.map(async (item, i) => {
-			try {
-				const data = item.json as IDataObject;
-				if (data.event !== undefined && data.event !== 'message.received') {
-					return { i, skip: `not a message.received event (${String(data.event)})` };
+export const handleMessage: ScenarioOperation = {
+	description: [],
+	async execute(engine) {
+		const items = this.getInputData();
+		const handled: INodeExecutionData[] = [];
+		const human: INodeExecutionData[] = [];
+		// Messages of different clients run in parallel; the engine keeps each client's in order.
+		const results = await Promise.all(
+			items.map(async (item, i) => {
+				try {
+					const data = item.json as IDataObject;
+					if (data.event !== undefined && data.event !== 'message.received') {
+						return { i, skip: `not a message.received event (${String(data.event)})` };
+					}
+					const result = await engine.handle({
+						...data,
+						message_id: String(data.message_id ?? ''),
+						client_id: String(data.client_id ?? ''),
+						bot_id: String(data.bot_id ?? ''),
+						text: String(data.text ?? ''),
+						channel: data.channel === undefined ? undefined : String(data.channel),
+						timestamp: data.timestamp === undefined ? undefined : String(data.timestamp),
+					});
+					return { i, result };
+				} catch (error) {
+					return { i, error: error as Error };
 				}
-				const result = await engine.handle({
-					...data,
-					message_id: String(data.message_id ?? ''),
-					client_id: String(data.client_id ?? ''),
-					bot_id: String(data.bot_id ?? ''),
-					text: String(data.text ?? ''),
-					channel: data.channel === undefined ? undefined : String(data.channel),
-					timestamp: data.timestamp === undefined ? undefined : String(data.timestamp),
-				});
-				return { i, result };
-			} catch (error) {
-				return { i, error: error as Error };
-			}
-		}),
-	);
-	for (const r of results) {
-		const pairedItem = { item: r.i };
-		if ('skip' in r) {
-			handled.push({ json: { status: 'skipped', reason: r.skip }, pairedItem });
-		} else if ('error' in r) {
-			const nodeError = toNodeError(this.getNode(), r.error, r.i);
-			if (!this.continueOnFail()) throw nodeError;
-			handled.push({ json: { error: nodeError.message }, error: nodeError, pairedItem });
-		} else {
-			const json = resultItem(r.result);
-			(needsHuman(r.result) ? human : handled).push({
-				json: { ...json, text: (items[r.i].json as IDataObject).text ?? null },
-				pairedItem,
-			});
-			// Earlier messages whose own execution stopped, applied first by this one.
-			for (const earlier of r.result.alsoApplied ?? []) {
-				(needsHuman(earlier) ? human : handled).push({
-					json: { ...resultItem(earlier), resumed: true },
+			}),
+		);
+		for (const r of results) {
+			const pairedItem = { item: r.i };
+			if ('skip' in r) {
+				handled.push({ json: { status: 'skipped', reason: r.skip }, pairedItem });
+			} else if ('error' in r) {
+				const nodeError = toNodeError(this.getNode(), r.error, r.i);
+				if (!this.continueOnFail()) throw nodeError;
+				handled.push({ json: { error: nodeError.message }, error: nodeError, pairedItem });
+			} else {
+				const json = resultItem(r.result);
+				(needsHuman(r.result) ? human : handled).push({
+					json: { ...json, text: (items[r.i].json as IDataObject).text ?? null },
 					pairedItem,
 				});
+				// Earlier messages whose own execution stopped, applied first by this one.
+				for (const earlier of r.result.alsoApplied ?? []) {
+					(needsHuman(earlier) ? human : handled).push({
+						json: { ...resultItem(earlier), resumed: true },
+						pairedItem,
+					});
+				}
 			}
 		}
-	}
-	return [handled, human];
-}
+		return [handled, human];
+	},
+};

@@ -1,4 +1,4 @@
-import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, sleep, type IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	compileScenario,
@@ -7,9 +7,10 @@ import {
 	formatIssue,
 	type CompiledScenario,
 	type LatePolicy,
-} from '../../../runtime/scenarios';
-import { clientFor, n8nClock } from '../../MessagingBot/transport';
-import { openStateStore } from '../../shared/stateStore';
+} from '../../runtime/scenarios';
+import { clientFor, n8nClock } from '../shared/transport';
+import { nodeStateStore } from '../shared/stateStore';
+import { workflowPort } from './actions/workflows';
 
 /** The scenario JSON of the node: text from the JSON editor, or an object from an expression. */
 function scenarioDocument(ctx: IExecuteFunctions, name: string, fallback: unknown): unknown {
@@ -46,11 +47,8 @@ function compile(ctx: IExecuteFunctions, input: unknown, label: string): Compile
 	}
 }
 
-/**
- * The engine for this execution: the node's scenarios, the conversations of this workflow in the
- * shared durable store, replies through the Messaging Bot API credential.
- */
-export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine> {
+/** The node's scenarios, compiled: the Scenario, then the Other Scenarios. */
+export function scenariosFor(ctx: IExecuteFunctions): CompiledScenario[] {
 	const main = compile(ctx, scenarioDocument(ctx, 'scenario', undefined), 'The scenario');
 	const others = scenarioDocument(ctx, 'options.otherScenarios', []);
 	if (others && typeof others === 'object' && '__invalidJson' in others)
@@ -58,10 +56,19 @@ export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine>
 	const extra = (Array.isArray(others) ? others : [others]).map((doc, i) =>
 		compile(ctx, doc, `Other scenario ${i + 1}`),
 	);
-	const store = await openStateStore(
+	return [main, ...extra];
+}
+
+/**
+ * The engine for this execution: the node's scenarios, the conversations of this workflow in the
+ * shared durable store, replies through the Messaging Bot API credential.
+ */
+export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine> {
+	const [main, ...extra] = scenariosFor(ctx);
+	const store = await nodeStateStore(
+		ctx,
 		ctx.getNodeParameter('stateStore', 0, 'sqlite') as string,
-		String(ctx.getNodeParameter('options.statePath', 0, '') ?? ''),
-		async (type) => await ctx.getCredentials(type),
+		ctx.getNodeParameter('options.statePath', 0, ''),
 	);
 	const option = (name: string, fallback: unknown) =>
 		ctx.getNodeParameter(`options.${name}`, 0, fallback) as unknown;
@@ -71,6 +78,9 @@ export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine>
 		// Replies answer a client who is waiting: they go before bulk work on the key.
 		api: await clientFor(ctx, 'interactive'),
 		clock: n8nClock,
+		// Renews a reply's lease while it waits for the request budget.
+		wait: async (ms, signal) => await sleep(ms, signal),
+		workflows: workflowPort(ctx, [main, ...extra]),
 		scope: ctx.getWorkflow().id ?? 'workflow',
 		reorderWindowMs: Math.round(Number(option('reorderWindowSeconds', 1)) * 1000),
 		latePolicy: option('latePolicy', 'ignore') as LatePolicy,

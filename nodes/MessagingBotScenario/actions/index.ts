@@ -1,0 +1,92 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { CompiledScenario } from '../../../runtime/scenarios';
+import { testProperties, workflowsProperty } from './descriptions';
+import { diagramOperation } from './diagram.operation';
+import { fireTimers } from './fireTimers.operation';
+import { getConversation } from './getConversation.operation';
+import { handleMessage } from './handleMessage.operation';
+import { release } from './release.operation';
+import { testConversation } from './testConversation.operation';
+import type { ScenarioOperation } from './types';
+import { workflowPort } from './workflows';
+
+export const operations: Record<string, ScenarioOperation> = {
+	handleMessage,
+	fireTimers,
+	release,
+	getConversation,
+};
+
+/** Operations on the scenarios alone: no store is opened and nothing is sent. */
+export const offlineOperations: Record<
+	string,
+	(this: IExecuteFunctions, scenarios: CompiledScenario[]) => Promise<INodeExecutionData[][]>
+> = {
+	async getDiagram(scenarios) {
+		return diagramOperation.call(this, scenarios);
+	},
+	async testConversation(scenarios) {
+		return await testConversation.call(this, scenarios, () => workflowPort(this, scenarios));
+	},
+};
+
+/** The operation picker. */
+export const operationProperty: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	default: 'handleMessage',
+	options: [
+		{
+			name: 'Get Conversation',
+			value: 'getConversation',
+			action: 'Get a conversation',
+			description: "The state, variables and last actions of a client's conversation",
+		},
+		{
+			name: 'Get Diagram',
+			value: 'getDiagram',
+			action: 'Get the scenario diagram',
+			description: 'The scenario as a Mermaid state diagram, to review its flow',
+		},
+		{
+			name: 'Handle Message',
+			value: 'handleMessage',
+			action: 'Handle a client message',
+			description: 'Step the conversation with each message.received item and send the replies',
+		},
+		{
+			name: 'Release to Bot',
+			value: 'release',
+			action: 'Release a client to the bot',
+			description: 'A person has finished with a handed-off client: the bot answers again',
+		},
+		{
+			// The value stays `fireTimers`, so workflows built before the rename keep working.
+			name: 'Run Due Work',
+			value: 'fireTimers',
+			action: 'Run due work',
+			description:
+				'Apply messages whose execution stopped, finish unfinished replies and send the "after N minutes of silence" messages; run it from a Schedule Trigger',
+		},
+		{
+			name: 'Test Conversation',
+			value: 'testConversation',
+			action: 'Test a conversation',
+			description:
+				'Play client messages through the scenario without sending anything: the transcript, states, variables and workflow calls',
+		},
+	],
+};
+
+/** The parameters of the operations, shown for the operation that needs them. */
+export const operationFields: INodeProperties[] = [
+	...handleMessage.description,
+	...fireTimers.description,
+	...release.description,
+	...getConversation.description,
+	...testProperties,
+	workflowsProperty,
+];

@@ -1,0 +1,12 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { ScenarioEngine } from '../../../runtime/scenarios';
+
+/**
+ * One operation of the node: its parameters and what it does with all input items. Outputs are
+ * "Handled" and "Needs a Human".
+ */
+export interface ScenarioOperation {
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, engine: ScenarioEngine): Promise<INodeExecutionData[][]>;
+}

@@ -1,0 +1,146 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- node:sqlite, see sqlite.ts; the commit and checkpoint are scheduled with the event loop's own timers */
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+
+/** What an operation returns to have its own writes undone (the others in the batch stay). */
+export const UNDO = Symbol('undo');
+
+// Taken at load: a test's fake timers must not stop commits.
+const defer = setImmediate;
+const later = setTimeout;
+const cancel = clearTimeout;
+
+/** How often the log is folded into the database file, and the most commits it may hold. */
+const CHECKPOINT_AFTER_MS = 100;
+const CHECKPOINT_AT_COMMITS = 10_000;
+
+type Batch = { committed: Promise<void>; settle: (error?: Error) => void };
+
+/**
+ * The connections of this process with a batch open. Another connection to the same file in this
+ * process would wait for the write lock with the event loop blocked, so the batch could never
+ * commit: each connection commits the others' batches before opening its own.
+ */
+const holding = new Set<GroupCommit>();
+
+/**
+ * Group commit for one connection. The writes of everything the process does in one turn of the
+ * event loop (the steps, outbox leases and inbox appends of concurrently handled messages) share
+ * one write transaction: the first operation opens it (BEGIN IMMEDIATE), each runs at once inside
+ * it (in its own savepoint when it may have to undo part of itself), and it commits at the end of
+ * the turn. No operation's promise settles before that commit: nobody learns a result, or acts on
+ * it (sends a reply), before it is in the log. A read made while a batch is open sees the batch's
+ * writes, and waits for the same commit. Other processes wait for the write lock (busy timeout) for
+ * at most one turn.
+ *
+ * Checkpoints (folding the log into the file, and flushing it to disk) run from a timer a little
+ * after the commits, or after CHECKPOINT_AT_COMMITS commits, never inside a message's commit.
+ */
+export class GroupCommit {
+	private batch: Batch | null = null;
+	private sinceCheckpoint = 0;
+	private checkpointTimer: ReturnType<typeof setTimeout> | null = null;
+	private readonly s: Record<
+		'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'undo' | 'checkpoint',
+		StatementSync
+	>;
+	/** Write transactions committed. */
+	commits = 0;
+
+	constructor(private readonly db: DatabaseSync) {
+		const prepare = (sql: string) => db.prepare(sql);
+		this.s = {
+			begin: prepare('BEGIN IMMEDIATE'),
+			commit: prepare('COMMIT'),
+			rollback: prepare('ROLLBACK'),
+			savepoint: prepare('SAVEPOINT op'),
+			release: prepare('RELEASE op'),
+			undo: prepare('ROLLBACK TO op'),
+			checkpoint: prepare('PRAGMA wal_checkpoint(PASSIVE)'),
+		};
+	}
+
+	/** Runs `work` in the open batch (opening one); resolves once the batch is committed. */
+	async write<T>(work: () => T | typeof UNDO, undoable = false): Promise<T | typeof UNDO> {
+		const batch = this.open();
+		let result: T | typeof UNDO;
+		if (!undoable) result = work();
+		else {
+			this.s.savepoint.run();
+			let kept = false;
+			try {
+				result = work();
+				kept = result !== UNDO;
+			} finally {
+				// Undone when it asked to be, or threw.
+				if (!kept) this.s.undo.run();
+				this.s.release.run();
+			}
+		}
+		await batch.committed;
+		return result;
+	}
+
+	/** Runs a read now; with a batch open, resolves once it is committed. */
+	async read<T>(work: () => T): Promise<T> {
+		const result = work();
+		if (this.batch) await this.batch.committed;
+		return result;
+	}
+
+	private open(): Batch {
+		if (this.batch) return this.batch;
+		for (const other of holding) other.commit();
+		// Never left open by a failure: a connection stuck in a transaction holds the write lock.
+		if (this.db.isTransaction) this.s.rollback.run();
+		this.s.begin.run();
+		let settle!: Batch['settle'];
+		const committed = new Promise<void>((resolve, reject) => {
+			settle = (error) => (error ? reject(error) : resolve());
+		});
+		// Each waiter handles the failure; this keeps one with none from being unhandled.
+		committed.catch(() => undefined);
+		this.batch = { committed, settle };
+		holding.add(this);
+		defer(() => this.commit());
+		return this.batch;
+	}
+
+	commit(): void {
+		const batch = this.batch;
+		if (!batch) return;
+		this.batch = null;
+		holding.delete(this);
+		try {
+			this.s.commit.run();
+		} catch (error) {
+			if (this.db.isTransaction) this.s.rollback.run();
+			batch.settle(error as Error);
+			return;
+		}
+		this.commits++;
+		batch.settle();
+		if (++this.sinceCheckpoint >= CHECKPOINT_AT_COMMITS) this.checkpoint();
+		else this.checkpointTimer ??= later(() => this.checkpoint(), CHECKPOINT_AFTER_MS).unref();
+	}
+
+	private checkpoint(): void {
+		if (this.checkpointTimer) cancel(this.checkpointTimer);
+		this.checkpointTimer = null;
+		if (!this.db.isOpen) return;
+		// Inside a transaction SQLite refuses to checkpoint: the batch's commit schedules the next.
+		if (this.batch) return;
+		this.sinceCheckpoint = 0;
+		try {
+			this.s.checkpoint.run();
+		} catch {
+			// Busy with another process's checkpoint: the next commit schedules one again.
+		}
+	}
+
+	/** Commits the open batch and stops the timer (the connection closes, folding the log itself). */
+	stop(): void {
+		this.commit();
+		if (this.checkpointTimer) cancel(this.checkpointTimer);
+		this.checkpointTimer = null;
+	}
+}

@@ -1,0 +1,60 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- node:sqlite, see sqlite.ts */
+import type { DatabaseSync } from 'node:sqlite';
+
+/**
+ * The SQLite store's tables and statements. The busy timeout first: switching to WAL takes a
+ * lock, and processes opening one new file at once would otherwise fail at once with "database is
+ * locked". WAL with synchronous=NORMAL: a commit is in the log (the OS's page cache) before it
+ * returns, so it survives the process being killed; it is flushed to disk at each checkpoint, so
+ * an OS crash or power loss may lose the last commits before one. Checkpoints are the store's own
+ * (sqlite-batch.ts), never inside a commit.
+ */
+export const SCHEMA = `
+	PRAGMA busy_timeout = 5000;
+	PRAGMA journal_mode = WAL;
+	PRAGMA synchronous = NORMAL;
+	PRAGMA wal_autocheckpoint = 0;
+	PRAGMA journal_size_limit = 67108864;
+	CREATE TABLE IF NOT EXISTS claims (ns TEXT NOT NULL, id TEXT NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (ns, id)) WITHOUT ROWID;
+	CREATE TABLE IF NOT EXISTS records (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
+	CREATE TABLE IF NOT EXISTS dues (ns TEXT NOT NULL, key TEXT NOT NULL, due INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
+	CREATE INDEX IF NOT EXISTS dues_by_time ON dues (ns, due);
+	CREATE TABLE IF NOT EXISTS inbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, ns TEXT NOT NULL, queue TEXT NOT NULL, value TEXT NOT NULL, at INTEGER NOT NULL);
+	CREATE INDEX IF NOT EXISTS inbox_by_queue ON inbox (ns, queue, seq);
+`;
+
+/** Files written before records could expire gain the column. */
+export function migrate(db: DatabaseSync): void {
+	const columns = db.prepare('PRAGMA table_info(records)').all() as Array<{ name: string }>;
+	if (!columns.some((c) => c.name === 'expires'))
+		db.exec('ALTER TABLE records ADD COLUMN expires INTEGER');
+}
+
+const LIVE = '(expires IS NULL OR expires > ?)';
+export const STATEMENTS = {
+	claim: `INSERT INTO claims (ns, id, expires) VALUES (?, ?, ?)
+		ON CONFLICT (ns, id) DO UPDATE SET expires = excluded.expires WHERE claims.expires <= ?`,
+	release: 'DELETE FROM claims WHERE ns = ? AND id = ?',
+	sweepClaims: 'DELETE FROM claims WHERE expires <= ?',
+	sweepRecords: 'DELETE FROM records WHERE expires IS NOT NULL AND expires <= ?',
+	sweepDues:
+		'DELETE FROM dues WHERE NOT EXISTS (SELECT 1 FROM records r WHERE r.ns = dues.ns AND r.key = dues.key)',
+	read: `SELECT value, version FROM records WHERE ns = ? AND key = ? AND ${LIVE}`,
+	// A new key, or one whose record expired (its version still grows: a stale writer cannot win).
+	insert: `INSERT INTO records (ns, key, value, version, expires) VALUES (?, ?, ?, 1, ?)
+		ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value, version = records.version + 1,
+		expires = excluded.expires WHERE records.expires IS NOT NULL AND records.expires <= ?
+		RETURNING version`,
+	update: `UPDATE records SET value = ?, version = version + 1, expires = ?
+		WHERE ns = ? AND key = ? AND version = ? AND ${LIVE} RETURNING version`,
+	remove: 'DELETE FROM records WHERE ns = ? AND key = ? AND version = ?',
+	removeDue: 'DELETE FROM dues WHERE ns = ? AND key = ?',
+	setDue:
+		'INSERT INTO dues (ns, key, due) VALUES (?, ?, ?) ON CONFLICT (ns, key) DO UPDATE SET due = excluded.due',
+	due: 'SELECT key FROM dues WHERE ns = ? AND due <= ? ORDER BY due, key LIMIT ?',
+	append: 'INSERT INTO inbox (ns, queue, value, at) VALUES (?, ?, ?, ?) RETURNING seq',
+	queued: 'SELECT seq, value, at FROM inbox WHERE ns = ? AND queue = ? ORDER BY seq LIMIT ?',
+	dequeue: 'DELETE FROM inbox WHERE ns = ? AND queue = ? AND seq = ?',
+	stalled: `SELECT queue, MIN(seq) AS first FROM inbox WHERE ns = ? GROUP BY queue
+		HAVING MIN(at) <= ? ORDER BY first LIMIT ?`,
+};
