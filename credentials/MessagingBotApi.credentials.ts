@@ -19,7 +19,7 @@ export class MessagingBotApi implements ICredentialType {
 		dark: 'file:../nodes/MessagingBot/messagingBot.dark.svg',
 	} as const;
 
-	documentationUrl = 'https://example.invalid/n8n-nodes-messaging-bot#credentials';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-credential-messaging-bot-api';
 
 	properties: INodeProperties[] = [
 		{
@@ -50,14 +50,20 @@ export class MessagingBotApi implements ICredentialType {
 				{
 					name: 'Authorization: Bearer (Recommended)',
 					value: 'bearer',
-					description: 'The scheme the service documents for the Bot and Client API',
+					description:
+						'Sends the key in the Authorization header as "Bearer" and the key, as the service\'s API reference shows. Try this first.',
 				},
 				{
 					name: 'X-API-Key Header',
 					value: 'xApiKey',
-					description: 'The header shown in the introductory examples',
+					description:
+						'Sends the key in a header named X-API-Key. Choose it if the service refuses the key sent the first way.',
 				},
-				{ name: 'Both Headers', value: 'both', description: 'Sends the same key in both headers' },
+				{
+					name: 'Both Headers',
+					value: 'both',
+					description: 'Sends the key both ways at once, if you are unsure which one your account takes',
+				},
 			],
 		},
 		{
@@ -74,8 +80,9 @@ export class MessagingBotApi implements ICredentialType {
 			name: 'rateWindowSeconds',
 			type: 'number',
 			default: 60,
-			typeOptions: { minValue: 0.1, numberPrecision: 1 },
-			description: 'The length of the window the request limit counts in',
+			typeOptions: { minValue: 1 },
+			description:
+				'The length of the window the request limit counts in (the service counts per minute: 60)',
 		},
 		{
 			displayName: 'Request Budget',
@@ -84,12 +91,12 @@ export class MessagingBotApi implements ICredentialType {
 			default: 'process',
 			options: [
 				{
-					name: 'Counted by This N8n Process',
+					name: 'Counted in This Process (Default)',
 					value: 'process',
 					description: 'Right when n8n runs as one process (the default setup)',
 				},
 				{
-					name: 'Shared Through Redis (Queue Mode)',
+					name: 'Shared Through Redis (for Queue Mode)',
 					value: 'redis',
 					description:
 						'Every main, webhook and worker process counts one budget, so the limit holds across them: use the Redis queue mode runs on',

@@ -17,7 +17,7 @@ export class MessagingBotRedisApi implements ICredentialType {
 	} as const;
 
 	documentationUrl =
-		'https://example.invalid/n8n-nodes-messaging-bot#queue-mode-a-shared-state-store';
+		'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-credential-messaging-bot-redis-state-store-api';
 
 	properties: INodeProperties[] = redisFields();
 }

@@ -1,9 +1,12 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
- * The signing secret(s) of a webhook subscription, for the Messaging Bot Trigger. Tested by the
- * trigger node (`testedBy`): the service has no endpoint that checks a secret.
+ * The signing secret(s) of a webhook subscription, for the Messaging Bot Triggers. No test: the
+ * service has no endpoint that checks a secret, so the triggers check its form when they start.
  */
+// A test would have nothing to connect to, and n8n would still say "Connection tested
+// successfully": the triggers check the secrets' form when they start listening instead.
+// eslint-disable-next-line @n8n/community-nodes/credential-test-required
 export class MessagingBotWebhookApi implements ICredentialType {
 	name = 'messagingBotWebhookApi';
 
@@ -14,9 +17,17 @@ export class MessagingBotWebhookApi implements ICredentialType {
 		dark: 'file:../nodes/MessagingBot/messagingBot.dark.svg',
 	} as const;
 
-	documentationUrl = 'https://example.invalid/n8n-nodes-messaging-bot#messaging-bot-trigger';
+	documentationUrl =
+		'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-credential-messaging-bot-webhook-api';
 
 	properties: INodeProperties[] = [
+		{
+			displayName:
+				'There is nothing to connect to here, so this credential has no test. The trigger checks the secrets when it starts listening, and the service signs every event with the secret.',
+			name: 'noTestNotice',
+			type: 'notice',
+			default: '',
+		},
 		{
 			displayName: 'Signing Secret',
 			name: 'secret',

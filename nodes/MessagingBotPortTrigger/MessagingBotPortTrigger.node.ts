@@ -1,6 +1,7 @@
 import {
 	NodeConnectionTypes,
 	NodeOperationError,
+	sleep,
 	type IDataObject,
 	type INodeType,
 	type INodeTypeDescription,
@@ -20,11 +21,11 @@ import {
 	deliveryOptionsProperty,
 	eventsProperty,
 	feedsScenario,
-	messagingBotWebhookSecret,
+	checkSigningSecrets,
 	signingSecrets,
 	triggerSubtitle,
 } from '../shared/delivery';
-import { messagingBotRedisPing, openStateStore, stateStoreProperty } from '../shared/stateStore';
+import { messagingBotRedisPing, nodeStateStore, stateStoreProperty } from '../shared/stateStore';
 
 /** How long one execution may keep the next from starting (it is started anyway after). */
 const EXECUTION_WAIT_MS = 120_000;
@@ -43,10 +44,12 @@ export class MessagingBotPortTrigger implements INodeType {
 		description:
 			"Receives the service's events on a port of its own, answering within milliseconds whatever the burst",
 		defaults: { name: 'Messaging Bot Own Port Trigger' },
+		// Used as is by the editor's Docs link (the codex URL would get tracking added after the anchor).
+		documentationUrl: 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-trigger-for-bursts-messaging-bot-own-port-trigger',
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'messagingBotWebhookApi', required: false, testedBy: 'messagingBotWebhookSecret' },
+			{ name: 'messagingBotWebhookApi', required: false },
 			{
 				name: 'messagingBotRedisApi',
 				required: true,
@@ -90,17 +93,18 @@ export class MessagingBotPortTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { messagingBotRedisPing, messagingBotWebhookSecret } };
+	methods = { credentialTest: { messagingBotRedisPing } };
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
+		await checkSigningSecrets(this);
 		const secrets = await signingSecrets(this);
 		const scope = this.getWorkflow().id ?? 'workflow';
 		const listening = this.getMode() === 'manual';
-		const store = await openStateStore(
+		const store = await nodeStateStore(
+			this,
 			this.getNodeParameter('stateStore', 'sqlite') as string,
-			String(options.statePath ?? ''),
-			async (type) => await this.getCredentials(type),
+			options.statePath,
 		);
 		// Each execution takes every delivery kept and not yet run; the next starts when it ends.
 		const dispatcher = new Dispatcher(
@@ -109,7 +113,7 @@ export class MessagingBotPortTrigger implements INodeType {
 			async (items) => {
 				const done = this.helpers.createDeferredPromise<IRun>();
 				this.emit([this.helpers.returnJsonArray(items as IDataObject[])], undefined, done);
-				await finishedOrAfter(done.promise, EXECUTION_WAIT_MS);
+				await finishedOrAfter(done.promise, EXECUTION_WAIT_MS, sleep);
 			},
 			(error) => this.logger.error(`Messaging Bot Own Port Trigger: ${error.message}`),
 		);

@@ -13,12 +13,12 @@ import {
 	deliveryOptionsProperty,
 	eventsProperty,
 	feedsScenario,
-	messagingBotWebhookSecret,
+	checkSigningSecrets,
 	rawBytes,
 	signingSecrets,
 	triggerSubtitle,
 } from '../shared/delivery';
-import { messagingBotRedisPing, openStateStore, stateStoreProperty } from '../shared/stateStore';
+import { messagingBotRedisPing, nodeStateStore, stateStoreProperty } from '../shared/stateStore';
 
 export class MessagingBotTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,10 +31,12 @@ export class MessagingBotTrigger implements INodeType {
 		description:
 			'Starts the workflow when the messaging-bot service sends an event (new message, order, tag, …)',
 		defaults: { name: 'Messaging Bot Trigger' },
+		// Used as is by the editor's Docs link (the codex URL would get tracking added after the anchor).
+		documentationUrl: 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-trigger-messaging-bot-trigger',
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'messagingBotWebhookApi', required: false, testedBy: 'messagingBotWebhookSecret' },
+			{ name: 'messagingBotWebhookApi', required: false },
 			{
 				name: 'messagingBotRedisApi',
 				required: true,
@@ -55,7 +57,7 @@ export class MessagingBotTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'In the service dashboard, open Webhooks, add a subscription, paste this node\'s <b>Production URL</b> (above), pick the events, set a secret key and save. Put the same secret in this node\'s credential. The dashboard sends a test event when you save. While you click "Listen for test event" here, use the <b>Test URL</b> instead.',
+					'To connect the service: open <b>Webhook URLs</b> at the top of this panel, choose <b>Production URL</b> and copy it. In the service dashboard, open Webhooks, add a subscription with that URL, pick the events, set a secret key and save; put the same secret in this node\'s credential. To try it first: copy the <b>Test URL</b> into the subscription instead, click <b>Execute step</b> here (or <b>Test this trigger</b> on the canvas), then send an event.',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -89,12 +91,7 @@ export class MessagingBotTrigger implements INodeType {
 		],
 	};
 
-	methods = {
-		credentialTest: {
-			messagingBotRedisPing,
-			messagingBotWebhookSecret,
-		},
-	};
+	methods = { credentialTest: { messagingBotRedisPing } };
 
 	// Subscriptions are made in the service dashboard; the service has no API for them (A34).
 	// These methods only remember which URL this workflow published, so n8n can tell it is set up.
@@ -105,6 +102,7 @@ export class MessagingBotTrigger implements INodeType {
 				return data.webhookUrl === this.getNodeWebhookUrl('default');
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
+				await checkSigningSecrets(this);
 				const data = this.getWorkflowStaticData('node');
 				data.webhookUrl = this.getNodeWebhookUrl('default');
 				this.logger.info(
@@ -145,10 +143,10 @@ export class MessagingBotTrigger implements INodeType {
 				recordMessages: feedsScenario(this),
 				batch: batching,
 				store: async () =>
-					await openStateStore(
+					await nodeStateStore(
+						this,
 						this.getNodeParameter('stateStore', 'sqlite') as string,
-						String(options.statePath ?? ''),
-						async (type) => await this.getCredentials(type),
+						options.statePath,
 					),
 			},
 		);
