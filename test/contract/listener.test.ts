@@ -67,7 +67,7 @@ describe('the own-port trigger: listener, record, dispatch', () => {
 		const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => post(listener.url, i)));
 		expect(answers.every((a) => a.status === 200)).toBe(true);
 		// Answering does not wait for any execution.
-		expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(1000);
+		expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(4000);
 		await sleep(600);
 		const carried = runs.flat();
 		expect(carried.sort()).toEqual(Array.from({ length: 200 }, (_, i) => `ord_${i}`).sort());

@@ -102,6 +102,14 @@ export function busiestWindow(log: LoggedRequest[], windowMs: number): number {
 	return most;
 }
 
+/**
+ * How far above the limit-imposed optimum a job may run here. The 1.05 target is measured by
+ * `npm run bench:tag-updates`, where nothing else runs; in the suite, n8n's executions share two
+ * cores with another test file, which adds up to a few percent (1.03 alone, 1.055 seen under load).
+ * A budget that lost one window of the seven the job needs would run 1.14.
+ */
+export const PACE_BOUND = 1.1;
+
 /** The shortest time `n` requests can take at `limit` per window: the last batch's start. */
 export function optimumMs(n: number, limit: number, windowMs: number): number {
 	return Math.floor((n - 1) / limit) * windowMs;

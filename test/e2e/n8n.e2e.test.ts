@@ -7,6 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 
 import {
 	exampleWorkflows,
+	keepingEveryExecution,
 	prepareN8n,
 	productionUrl,
 	type Workflow,
@@ -22,6 +23,7 @@ import {
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
 import { clientOf, until } from './conversation';
+import { BROKEN, callsBot, SLOW } from './workflow-steps';
 
 jest.setTimeout(300_000);
 
@@ -62,7 +64,12 @@ describe('in a real n8n', () => {
 			port: await freePort(),
 			brokerPort: await freePort(),
 		};
-		prepareN8n(options, { baseUrl: emulator.baseUrl, apiKey: emulator.apiKey }, SECRET);
+		prepareN8n(options, { baseUrl: emulator.baseUrl, apiKey: emulator.apiKey }, SECRET, [
+			...exampleWorkflows().map(keepingEveryExecution),
+			BROKEN,
+			SLOW,
+			callsBot(),
+		]);
 		n8n = await startN8n(options);
 		orders = exampleWorkflows().find((w) => w.id === 'mbTagOnOrder0001') as Workflow;
 		ordersUrl = productionUrl(n8n.url, orders);
@@ -193,6 +200,11 @@ describe('in a real n8n', () => {
 		const { sent, write } = clientOf(() => emulator, 'bot_shop', 'cl_ada');
 
 		it('holds an order-status conversation, every reply in the emulator, in order', async () => {
+			// The order ships: the dashboard's event changes the client's record the scenario reads.
+			await admin(emulator, 'POST', '/events', {
+				event: 'order.updated',
+				data: { client_id: 'cl_ada', order_id: 'ord_1001', status: 'shipped' },
+			});
 			expect(await write('hi', 1)).toEqual([
 				'Hi Ada! I can tell you where your order is. Type "order" to start.',
 			]);
@@ -221,6 +233,53 @@ describe('in a real n8n', () => {
 			const runs = executions(options.userFolder, bot.id);
 			expect(runs.filter((r) => r.mode === 'webhook')).toHaveLength(5);
 			expect(runs.every((r) => r.status === 'success')).toBe(true);
+		});
+
+		it('answers from the client\'s orders: "not found" for a number the client lacks', async () => {
+			expect(await write('order', 1)).toEqual([
+				'Thanks! And the order number? It is in the confirmation we sent to ada@example.com.',
+			]);
+			expect(await write('4242', 2)).toEqual([
+				'I could not find order 4242 among your orders.',
+				'Which order number should I look for? Type "human" to talk to a person.',
+			]);
+		});
+	});
+
+	describe('bot: a scenario calling sub-workflows', () => {
+		const { write } = clientOf(() => emulator, 'bot_shop', 'cl_grace');
+		let callsUrl: string;
+
+		beforeAll(async () => {
+			// Only this bot answers now: the order-status bot's subscription is removed.
+			const subs = await admin<Array<{ id: string }>>(emulator, 'GET', '/subscriptions');
+			for (const sub of subs.body.data) await admin(emulator, 'DELETE', `/subscriptions/${sub.id}`);
+			callsUrl = productionUrl(n8n.url, callsBot());
+			await waitForWebhook(callsUrl);
+			await admin(emulator, 'POST', '/subscriptions', {
+				url: callsUrl,
+				secret: SECRET,
+				events: ['message.received'],
+			});
+		}, 120_000);
+
+		it('answers from the example FAQ sub-workflow, and says when it has nothing', async () => {
+			expect(await write('hi', 1)).toEqual(['Ask.']);
+			expect(await write('when do you deliver?', 1)).toEqual([
+				'We deliver in 2 to 3 working days; you get a tracking link by email.',
+			]);
+			expect(await write('where do you park?', 1)).toEqual(['No answer.']);
+		});
+
+		it('a failing sub-workflow takes the failure branch, a slow one the timeout branch', async () => {
+			expect(await write('fail', 1)).toEqual(['Lookup failed.']);
+			const started = Date.now();
+			expect(await write('slow', 1)).toEqual(['Lookup timed out.']);
+			// The time limit (3 s) answered, not the sub-workflow's end (8 s).
+			expect(Date.now() - started).toBeLessThan(7_500);
+			expect(await write('can I pay by card?', 1)).toEqual([
+				'We take cards, PayPal and bank transfer.',
+			]);
 		});
 	});
 });

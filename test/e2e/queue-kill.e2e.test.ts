@@ -17,7 +17,7 @@ import {
 	storedFrom,
 	type Stored,
 } from './burst';
-import { onRedis, startQueueMode, STATE_DB, type QueueMode } from './queue';
+import { onRedis, startQueueMode, STATE_DBS, type QueueMode } from './queue';
 
 jest.setTimeout(900_000);
 
@@ -40,6 +40,7 @@ describe('queue mode: every accepted message handled once, in order, a worker ki
 			{ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, rateLimit: 100, rateWindowSeconds: 1 },
 			SECRET,
 			[workflow],
+			{ stateDb: STATE_DBS.kill },
 		);
 		url = productionUrl(n8n.main.url, workflow);
 		await waitForWebhook(url);
@@ -79,7 +80,7 @@ describe('queue mode: every accepted message handled once, in order, a worker ki
 
 /** The conversations in the Redis state store. */
 async function storedSteps(): Promise<Stored> {
-	const redis = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DB });
+	const redis = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DBS.kill });
 	try {
 		const prefix = `messaging-bot:{scenario:${BURST_WORKFLOW_ID}}:record:`;
 		const records: Array<{ key: string; value: string }> = [];

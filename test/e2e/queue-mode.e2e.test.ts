@@ -1,12 +1,18 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
 import { Redis } from 'ioredis';
 
-import { exampleWorkflows, productionUrl, type Workflow } from '../../scripts/lib/demo-setup';
+import {
+	exampleWorkflows,
+	keepingEveryExecution,
+	productionUrl,
+	type Workflow,
+} from '../../scripts/lib/demo-setup';
 import { waitForWebhook } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
 import { clientOf } from './conversation';
-import { onRedis, psql, startQueueMode, STATE_DB, type QueueMode } from './queue';
+import { BROKEN, callsBot, SLOW } from './workflow-steps';
+import { onRedis, psql, startQueueMode, STATE_DBS, type QueueMode } from './queue';
 
 jest.setTimeout(300_000);
 
@@ -25,10 +31,18 @@ describe('in a real n8n in queue mode (main + 2 workers, PostgreSQL, Redis)', ()
 
 	beforeAll(async () => {
 		emulator = await startEmulator();
-		bot = onRedis(exampleWorkflows().find((w) => w.id === 'mbOrderStatusBot') as Workflow);
-		n8n = await startQueueMode({ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey }, SECRET, [
-			bot,
-		]);
+		bot = onRedis(
+			keepingEveryExecution(
+				exampleWorkflows().find((w) => w.id === 'mbOrderStatusBot') as Workflow,
+			),
+		);
+		const lookup = exampleWorkflows().find((w) => w.id === 'mbFaqLookup0001') as Workflow;
+		n8n = await startQueueMode(
+			{ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey },
+			SECRET,
+			[bot, onRedis(callsBot()), lookup, BROKEN, SLOW],
+			{ stateDb: STATE_DBS.mode },
+		);
 		database = n8n.database;
 		botUrl = productionUrl(n8n.main.url, bot);
 		await waitForWebhook(botUrl);
@@ -49,6 +63,11 @@ describe('in a real n8n in queue mode (main + 2 workers, PostgreSQL, Redis)', ()
 	const { sent, write } = clientOf(() => emulator, 'bot_shop', 'cl_grace');
 
 	it('holds a whole conversation across the workers, every reply once and in order', async () => {
+		// Grace's order 2002 has shipped: the scenario finds it among her orders.
+		await admin(emulator, 'POST', '/events', {
+			event: 'order.created',
+			data: { client_id: 'cl_grace', order_id: 'ord_2002', status: 'shipped' },
+		});
 		expect(await write('hi', 1)).toEqual([
 			'Hi Grace! I can tell you where your order is. Type "order" to start.',
 		]);
@@ -71,7 +90,7 @@ describe('in a real n8n in queue mode (main + 2 workers, PostgreSQL, Redis)', ()
 		// (The Schedule Trigger's "fire due timers" runs are the workflow's other executions.)
 		expect(runs).toEqual(Array(4).fill('success:webhook'));
 		// The state is in Redis, not in a file one machine's processes happen to share.
-		const state = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DB });
+		const state = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DBS.mode });
 		const conversation = await state.hget(
 			`messaging-bot:{scenario:${bot.id}}:record:bot_shop:cl_grace`,
 			'value',
@@ -104,5 +123,26 @@ describe('in a real n8n in queue mode (main + 2 workers, PostgreSQL, Redis)', ()
 		);
 		expect(count).toBe('4');
 		expect(await sent()).toHaveLength(5);
+	});
+
+	it('a scenario calls sub-workflows in the workers: an answer, a failure, a timeout', async () => {
+		// Only this bot answers now: the order-status bot's subscription is removed.
+		const subs = await admin<Array<{ id: string }>>(emulator, 'GET', '/subscriptions');
+		for (const sub of subs.body.data) await admin(emulator, 'DELETE', `/subscriptions/${sub.id}`);
+		const url = productionUrl(n8n.main.url, callsBot());
+		await waitForWebhook(url);
+		await admin(emulator, 'POST', '/subscriptions', {
+			url,
+			secret: SECRET,
+			events: ['message.received'],
+		});
+		const alan = clientOf(() => emulator, 'bot_shop', 'cl_alan');
+		expect(await alan.write('hi', 1)).toEqual(['Ask.']);
+		expect(await alan.write('when do you deliver?', 1)).toEqual([
+			'We deliver in 2 to 3 working days; you get a tracking link by email.',
+		]);
+		expect(await alan.write('fail', 1)).toEqual(['Lookup failed.']);
+		expect(await alan.write('slow', 1)).toEqual(['Lookup timed out.']);
+		expect(await alan.write('where do you park?', 1)).toEqual(['No answer.']);
 	});
 });

@@ -16,7 +16,11 @@ import {
 
 // The machine's PostgreSQL (trust auth on loopback) and Redis: what n8n's queue mode runs on.
 const PG = { host: '127.0.0.1', port: '5432', user: 'postgres' };
-export const STATE_DB = 8;
+/**
+ * The Redis database each queue-mode test file keeps its state and shared budget in. Each file
+ * empties its own at start; files run two at a time, so none may share one with another.
+ */
+export const STATE_DBS = { mode: 8, kill: 9, budget: 10, bench: 11 } as const;
 export const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
 
 export function psql(sql: string, database = 'postgres'): string {
@@ -52,19 +56,25 @@ export type QueueMode = {
 	stop(): Promise<void>;
 };
 
+export type QueueOptions = {
+	/** The Redis database of the Messaging Bot Redis credential; emptied first. */
+	stateDb: number;
+	workers?: number;
+	env?: Record<string, string>;
+	webhookProcessors?: number;
+};
+
 /** n8n in queue mode: a main process and `workers` workers on PostgreSQL and Redis. */
 export async function startQueueMode(
 	api: ApiSettings,
 	secret: string,
 	workflows: Workflow[],
-	workers = 2,
-	extraEnv: Record<string, string> = {},
-	webhookProcessors = 0,
+	{ stateDb, workers = 2, env: extraEnv = {}, webhookProcessors = 0 }: QueueOptions,
 ): Promise<QueueMode> {
 	const database = `mb_e2e_${process.pid}_${Date.now()}`;
 	const userFolder = mkdtempSync(path.join(tmpdir(), 'mb-queue-'));
 	psql(`CREATE DATABASE ${database}`);
-	const state = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DB });
+	const state = new Redis({ host: '127.0.0.1', port: 6379, db: stateDb });
 	await state.flushdb();
 	await state.quit();
 	const env = {
@@ -91,7 +101,7 @@ export async function startQueueMode(
 			id: REDIS_CREDENTIAL_ID,
 			name: 'Messaging Bot Redis',
 			type: 'messagingBotRedisApi',
-			data: { host: '127.0.0.1', port: 6379, database: STATE_DB, user: '', password: '' },
+			data: { host: '127.0.0.1', port: 6379, database: stateDb, user: '', password: '' },
 		},
 	]);
 	const workerOptions: N8nOptions[] = [];

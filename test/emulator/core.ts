@@ -27,6 +27,7 @@ export interface EmulatorOptions {
 }
 
 export interface RequestLogEntry {
+	/** When the request arrived (the moment the limit counts it), not when its answer was written. */
 	at: string;
 	method: string;
 	path: string;

@@ -88,6 +88,8 @@ async function handle(
 ): Promise<void> {
 	let url: URL;
 	const method = req.method ?? 'GET';
+	// When the request arrived: what the service's limit counts, and what the log shows.
+	const arrived = core.clock.iso();
 	let status = 500;
 	let key: string | null = null;
 	res.on('finish', () => {
@@ -155,7 +157,7 @@ async function handle(
 		if (path.startsWith('/v1')) {
 			const log = () =>
 				core.requestLog.push({
-					at: core.clock.iso(),
+					at: arrived,
 					method,
 					path,
 					query: url.search,

@@ -73,6 +73,12 @@ export function registerNodeType(type: string, node: INodeType | IVersionedNodeT
 	nodeClasses[type] = node;
 }
 
+const subWorkflows = new Map<string, TestWorkflow>();
+/** A workflow other workflows may run by this id (executeWorkflow); its last node answers. */
+export function registerSubWorkflow(id: string, workflow: TestWorkflow): void {
+	subWorkflows.set(id, workflow);
+}
+
 export const nodeTypes: INodeTypes = {
 	getByName: (type) => nodeClasses[type],
 	getByNameAndVersion: (type, version) => {
@@ -163,8 +169,21 @@ export function additionalDataFor(
 	return {
 		hooks,
 		credentialsHelper: new TestCredentialsHelper(credentials),
-		executeWorkflow: async () => {
-			throw new Error('sub-workflows are not used here');
+		// A sub-workflow runs through WorkflowExecute as in n8n; its last node's output is its result.
+		executeWorkflow: async (
+			info: { id?: string },
+			_data: unknown,
+			options: { inputData?: INodeExecutionData[] },
+		) => {
+			const sub = info.id === undefined ? undefined : subWorkflows.get(info.id);
+			if (!sub) throw new Error(`No sub-workflow "${info.id}" is registered for this test`);
+			const run = await runFrom(sub, credentials, sub.nodes[0].name, [options.inputData ?? []]);
+			const failed = run.data.resultData.error;
+			if (failed) throw failed;
+			return {
+				executionId: `sub-${info.id}`,
+				data: [outputOf(run, sub.nodes[sub.nodes.length - 1].name)],
+			};
 		},
 		getRunExecutionData: async () => undefined,
 		getRuntimeCredential: async () => undefined,
@@ -233,6 +252,26 @@ export function outputOf(run: IRun, nodeName: string): INodeExecutionData[] {
 			`Node "${nodeName}" did not run; run error: ${run.data.resultData.error?.message}`,
 		);
 	return task.data?.main[0] ?? [];
+}
+
+/** A two-node workflow: fixed input items → the given node. */
+export function itemsInto(items: IDataObject[], node: INode): TestWorkflow {
+	return {
+		nodes: [
+			{
+				id: 'i',
+				name: 'Input',
+				type: 'test.items',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { items: JSON.stringify(items) },
+			},
+			node,
+		],
+		connections: {
+			Input: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] },
+		},
+	};
 }
 
 /** A two-node workflow: fixed input items → Messaging Bot with the given parameters. */

@@ -8,7 +8,8 @@ import { NodeConnectionTypes, type IDataObject, type INode } from 'n8n-workflow'
 
 import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
 import { admin, sentTexts, useEmulator } from '../helpers/emulator';
-import { outputOf, runWorkflow, type TestWorkflow } from '../helpers/n8n';
+import { itemsInto, outputOf, runWorkflow, type TestWorkflow } from '../helpers/n8n';
+import { scenarioNode } from '../helpers/scenario-node';
 import { WebhookHost } from '../helpers/webhook-host';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-scenario-'));
@@ -23,18 +24,6 @@ const orderStatus = readFileSync(
 	'utf8',
 );
 const SECRET = ['whsec', 'scenario'].join('_');
-
-function scenarioNode(parameters: INode['parameters']): INode {
-	return {
-		id: 's',
-		name: 'Scenario',
-		type: 'n8n-nodes-messaging-bot.messagingBotScenario',
-		typeVersion: 1,
-		position: [200, 0],
-		parameters,
-		credentials: { messagingBotApi: { id: 'a', name: 'API' } },
-	};
-}
 
 function botWorkflow(scenario: string, statePath: string): TestWorkflow {
 	return {
@@ -58,22 +47,7 @@ function botWorkflow(scenario: string, statePath: string): TestWorkflow {
 }
 
 function itemsWorkflow(items: IDataObject[], parameters: INode['parameters']): TestWorkflow {
-	return {
-		nodes: [
-			{
-				id: 'i',
-				name: 'Input',
-				type: 'test.items',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { items: JSON.stringify(items) },
-			},
-			scenarioNode(parameters),
-		],
-		connections: {
-			Input: { main: [[{ node: 'Scenario', type: NodeConnectionTypes.Main, index: 0 }]] },
-		},
-	};
+	return itemsInto(items, scenarioNode(parameters));
 }
 
 describe('Messaging Bot Scenario node', () => {
@@ -92,6 +66,10 @@ describe('Messaging Bot Scenario node', () => {
 	});
 
 	it('trigger item → scenario → replies recorded by the emulator, in order; a hand-off goes to "Needs a Human"', async () => {
+		await admin(emulator(), 'POST', '/events', {
+			event: 'order.updated',
+			data: { client_id: 'cl_ada', order_id: 'ord_1001', status: 'shipped' },
+		});
 		const host = await new WebhookHost(
 			botWorkflow(orderStatus, stateFile()),
 			credentials(),

@@ -263,7 +263,7 @@ describe('Messaging Bot node: errors, continue-on-fail and paired items', () => 
 			additionalFields: {},
 		});
 		expect(error?.message).toBe(
-			'Invalid input: phone must be in international format: a plus sign, then 7 to 15 digits with no spaces (e.g. +442071234567)',
+			'Phone must be in international format: a plus sign, then 7 to 15 digits with no spaces (e.g. +442071234567)',
 		);
 		const custom = await run(emulator(), [{}], {
 			resource: 'client',
@@ -272,7 +272,7 @@ describe('Messaging Bot node: errors, continue-on-fail and paired items', () => 
 			phone: '',
 			additionalFields: { custom_fields: '{not json' },
 		});
-		expect(custom.error?.message).toMatch(/^Invalid input: custom_fields must be valid JSON/);
+		expect(custom.error?.message).toMatch(/^Custom Fields must be valid JSON/);
 		const after = (await admin<unknown[]>(emulator(), 'GET', '/requests')).body.data.length;
 		expect(after).toBe(before);
 	});
@@ -328,16 +328,21 @@ describe('Messaging Bot node: the request limit', () => {
 		expect(elapsed).toBeGreaterThanOrEqual(6_000);
 	});
 
-	it('where n8n\'s HTTP Request node with default settings, run the same way, fails', async () => {
+	it("where n8n's HTTP Request node with default settings, run the same way, fails", async () => {
 		// The real node from the n8n that the end-to-end suite installs (npm test installs it first).
 		const modulePath = `${n8nCacheDir()}/node_modules/n8n-nodes-base/dist/nodes/HttpRequest/HttpRequest.node.js`;
-		const { HttpRequest } = (await import(modulePath)) as { HttpRequest: new () => IVersionedNodeType };
+		const { HttpRequest } = (await import(modulePath)) as {
+			HttpRequest: new () => IVersionedNodeType;
+		};
 		registerNodeType('n8n-nodes-base.httpRequest', new HttpRequest());
 		const e = emulator();
 		await admin(e, 'POST', '/reset');
 		const { body } = await admin<{ ids: string[] }>(e, 'POST', '/clients', { count: 500 });
 		await admin(e, 'POST', '/config', { rate_limit: 100, rate_window_ms: 1_500 });
-		const workflow = botWorkflow(body.data.ids.map((id) => ({ id })), {});
+		const workflow = botWorkflow(
+			body.data.ids.map((id) => ({ id })),
+			{},
+		);
 		workflow.nodes[1] = {
 			id: 'h',
 			name: 'Messaging Bot',
@@ -357,7 +362,9 @@ describe('Messaging Bot node: the request limit', () => {
 		};
 		const result = await runWorkflow(workflow, {});
 		expect(result.data.resultData.error?.message).toMatch(/429|too many requests/i);
-		const log = (await admin<Logged[]>(e, 'GET', '/requests')).body.data.filter((r) => r.path.endsWith('/tags'));
+		const log = (await admin<Logged[]>(e, 'GET', '/requests')).body.data.filter((r) =>
+			r.path.endsWith('/tags'),
+		);
 		expect(log.filter((r) => r.status === 429).length).toBeGreaterThan(0);
 	});
 });

@@ -39,7 +39,10 @@ describe('messaging-bot-scenario CLI', () => {
 		expect(result).toEqual({
 			code: 0,
 			out: names
-				.map((n, i) => `ok ${path.join(examples, `${n}.json`)}: ${n} v1, ${[5, 4, 3][i]} states\n`)
+				.map(
+					(n, i) =>
+						`ok ${path.join(examples, `${n}.json`)}: ${n} v${[2, 1, 1][i]}, ${[7, 4, 3][i]} states\n`,
+				)
 				.join(''),
 			err: '',
 		});
@@ -158,6 +161,67 @@ describe('messaging-bot-scenario CLI', () => {
 		]);
 	});
 
+	it('chat: workflow steps answered from a fixtures file; orders from a file', async () => {
+		const faq = path.join(examples, 'faq.json');
+		const fixtures = path.join(root, 'examples/fixtures/faq-lookup.json');
+		const result = await run(
+			['chat', faq, '--call', `faq-lookup=${fixtures}`],
+			['hi', 'When do you deliver?', 'parking', 'is the shop down?'],
+		);
+		expect(result.out.split('\n').slice(2)).toEqual([
+			'     [workflow faq-lookup {"question":"When do you deliver?"}: success]',
+			'bot> We deliver in 2 to 3 working days.',
+			'     [workflow faq-lookup {"question":"parking"}: empty]',
+			'bot> I have no answer to that. Try other words, or type "human".',
+			'     [workflow faq-lookup {"question":"is the shop down?"}: failure (The knowledge base is unreachable)]',
+			'bot> I cannot look that up right now. Type "human" to talk to a person.',
+			'',
+		]);
+		const orders = await run(
+			[
+				'chat',
+				path.join(examples, 'order-status.json'),
+				'--orders',
+				path.join(root, 'examples/fixtures/orders.json'),
+			],
+			['hi', 'order', 'a@b.co', '1001'],
+		);
+		expect(orders.out).toContain('bot> Order 1001 has shipped.');
+		const missing = await run(['chat', faq], ['hi', 'hello']);
+		expect(missing.out).toContain(
+			'failure (No fixtures for the workflow "faq-lookup" (give --call faq-lookup=FILE))',
+		);
+	});
+
+	it('validate: the problems of a workflow step, with their paths', async () => {
+		const bad = file('call.json', {
+			id: 'c',
+			version: 1,
+			start: 'a',
+			workflows: { 'lookup-order': { returns: ['status'] } },
+			states: {
+				a: {
+					call: {
+						workflow: 'lookup-ordr',
+						store: { status: 'state' },
+						success: { say: 'It is {{vars.status}} {{vars.eta}}', target: 'b' },
+					},
+				},
+				b: { end: true },
+			},
+			variables: ['eta'],
+		});
+		const result = await run(['validate', bad]);
+		expect(result.code).toBe(1);
+		expect(result.err.split('\n')).toEqual([
+			`${bad}: 3 problems`,
+			'  states.a.call.failure: is required',
+			'  states.a.call.workflow: no workflow named "lookup-ordr" (did you mean "lookup-order"?); declare it in "workflows" (workflows: lookup-order)',
+			'  states.a.call.success.say: {{vars.eta}} is never stored: add it to this call\'s "store" (stores: status)',
+			'',
+		]);
+	});
+
 	it('usage errors exit with 2', async () => {
 		expect((await run([])).code).toBe(2);
 		expect((await run(['frobnicate', 'x.json'])).err).toContain('Unknown command "frobnicate"');
@@ -179,7 +243,7 @@ describe('messaging-bot-scenario CLI', () => {
 		);
 		expect([ok.status, ok.stdout]).toEqual([
 			0,
-			'ok examples/scenarios/order-status.json: order-status v1, 5 states\n',
+			'ok examples/scenarios/order-status.json: order-status v2, 7 states\n',
 		]);
 		const chat = spawnSync(
 			tsx,

@@ -43,6 +43,11 @@ describe('scenario engine against the emulator', () => {
 		);
 
 	it('sends the replies in order, and the tags', async () => {
+		// The order ships: the dashboard's order event updates the client's record.
+		await admin(emulator(), 'POST', '/events', {
+			event: 'order.updated',
+			data: { client_id: 'cl_ada', order_id: 'ord_1001', status: 'shipped' },
+		});
 		for (const text of ['hi', 'where is my order', 'ada@example.com', '1001', 'human']) {
 			const result = await engine.handle(await write(text));
 			expect(result.problems).toEqual([]);
@@ -57,6 +62,21 @@ describe('scenario engine against the emulator', () => {
 		]);
 		const ada = await client.getClient('cl_ada');
 		expect(ada.tags).toEqual(['customer', 'vip', 'needs-human']);
+	});
+
+	it('answers the real status from the client record, and "not found" for a number it lacks', async () => {
+		for (const text of ['hi', 'order', 'ada@example.com', '1001', 'order', '4242'])
+			expect((await engine.handle(await write(text))).problems).toEqual([]);
+		const texts = await sent();
+		expect(texts.filter((t) => t.startsWith('Order 1001 '))).toEqual([
+			expect.stringMatching(/^Order 1001 is paid \(last update \d{4}-\d\d-\d\dT/),
+		]);
+		expect(texts).toContain('I could not find order 4242 among your orders.');
+		// The record was read for each step of the conversation, through the public API.
+		const reads = (await admin<Logged[]>(emulator(), 'GET', '/requests')).body.data.filter(
+			(r) => r.method === 'GET' && r.path === '/v1/clients/cl_ada',
+		);
+		expect(reads.length).toBe(6);
 	});
 
 	it('does not re-send a reply whose outcome the service left unknown (a 500)', async () => {

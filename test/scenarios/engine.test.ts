@@ -24,10 +24,11 @@ const echo = () =>
 		{ variables: ['log'] },
 	);
 
-/** A store that dies on a chosen write, as a process would. */
+/** A store whose process dies on a chosen write (before it lands) or just after one. */
 class CrashingStore implements StateStore {
 	writes = 0;
 	crashOnWrite = 0;
+	crashAfterWrite = 0;
 	constructor(private readonly inner: StateStore) {}
 	claim(ns: string, id: string, ttl: number) {
 		return this.inner.claim(ns, id, ttl);
@@ -40,7 +41,9 @@ class CrashingStore implements StateStore {
 	}
 	async write(ns: string, key: string, value: string, expected: number, options?: WriteOptions) {
 		if (++this.writes === this.crashOnWrite) throw new Error('process crashed');
-		return this.inner.write(ns, key, value, expected, options);
+		const version = await this.inner.write(ns, key, value, expected, options);
+		if (this.writes === this.crashAfterWrite) throw new Error('process crashed');
+		return version;
 	}
 	enqueue(ns: string, queue: string, ids: readonly string[], value: string, ttl: number) {
 		return this.inner.enqueue(ns, queue, ids, value, ttl);
@@ -101,41 +104,51 @@ describe.each(backends())('scenario engine ($name store)', (backend) => {
 		expect(chat.api.replies()).toEqual(['Hello', 'You said one', 'Noted']);
 	});
 
-	it('resumes the saved outbox after a crash between saving and sending: sent once', async () => {
+	it('applies a message again after a crash before its step was saved: each reply sent once', async () => {
 		const chat = open();
 		const crashing = new CrashingStore(chat.store);
 		chat.engine = chat.newEngine([compileScenario(echo())], chat.api, {}, crashing);
 		await chat.say('hi', 'cl_ada', 'm1');
 		crashing.writes = 0;
-		crashing.crashOnWrite = 2; // 1: the step and its outbox; 2: leasing the first reply
+		crashing.crashOnWrite = 1; // the step, its outbox, its first reply leased
 		await expect(chat.say('one', 'cl_ada', 'm2')).rejects.toThrow('process crashed');
 		expect(chat.api.replies()).toEqual(['Hello']);
 
-		// The redelivery reaches a restarted engine: the outbox is resumed, not recomputed.
+		// The redelivery reaches a restarted engine: the message is still in the inbox.
 		chat.engine = chat.newEngine([compileScenario(echo())]);
 		expect(await chat.say('one', 'cl_ada', 'm2')).toEqual(['You said one', 'Noted']);
-		expect(chat.last?.status).toBe('duplicate');
+		expect(chat.last?.status).toBe('handled');
 		expect(await chat.say('one', 'cl_ada', 'm2')).toEqual([]);
+		expect(chat.last?.status).toBe('duplicate');
 		expect(chat.api.replies()).toEqual(['Hello', 'You said one', 'Noted']);
 		expect((await chat.state())?.vars.log).toBe('one;');
 	});
 
-	it('never re-sends a reply whose sender crashed after sending: it becomes unknown', async () => {
+	// A reply leased when the process died is never sent again: reported unknown once the lease
+	// runs out. Leased in the step's own write, a first reply is in doubt from that write on.
+	it.each([
+		{
+			when: 'its step was saved (its first reply leased with it), before the send',
+			crash: { crashAfterWrite: 1 },
+			sent: ['Hello'],
+		},
+		{
+			when: 'the reply went out, before its outcome was recorded',
+			crash: { crashOnWrite: 2 },
+			sent: ['Hello', 'You said one'],
+		},
+	])('never sends again a reply leased when the process died: $when', async ({ crash, sent }) => {
 		const chat = open();
 		const crashing = new CrashingStore(chat.store);
-		chat.engine = chat.newEngine(
-			[compileScenario(echo())],
-			chat.api,
-			{ leaseMs: 5 * MINUTE },
-			crashing,
-		);
+		const options = { leaseMs: 5 * MINUTE };
+		chat.engine = chat.newEngine([compileScenario(echo())], chat.api, options, crashing);
 		await chat.say('hi', 'cl_ada', 'm1');
 		crashing.writes = 0;
-		crashing.crashOnWrite = 3; // 3: recording that the first reply went out
+		Object.assign(crashing, crash);
 		await expect(chat.say('one', 'cl_ada', 'm2')).rejects.toThrow('process crashed');
-		expect(chat.api.replies()).toEqual(['Hello', 'You said one']);
+		expect(chat.api.replies()).toEqual(sent);
 
-		chat.engine = chat.newEngine([compileScenario(echo())], chat.api, { leaseMs: 5 * MINUTE });
+		chat.engine = chat.newEngine([compileScenario(echo())], chat.api, options);
 		// Within the lease the first sender may still be at work: nothing happens.
 		expect(await chat.say('one', 'cl_ada', 'm2')).toEqual([]);
 		chat.time += 5 * MINUTE;
@@ -145,7 +158,8 @@ describe.each(backends())('scenario engine ($name store)', (backend) => {
 			['Noted', 'done'],
 		]);
 		expect(chat.last?.problems).toHaveLength(1);
-		expect(chat.api.replies()).toEqual(['Hello', 'You said one', 'Noted']);
+		expect(chat.api.replies()).toEqual([...sent, 'Noted']);
+		expect((await chat.state())?.vars.log).toBe('one;');
 	});
 
 	it('records a SendOutcomeUnknownError as unknown, surfaces it, goes on, and never re-sends it', async () => {

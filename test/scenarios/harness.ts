@@ -11,6 +11,7 @@ import {
 	type EngineOptions,
 	type HandleResult,
 	type ScenarioApi,
+	timerWait,
 } from '../../runtime/scenarios';
 import type { ClientProfile } from '../../runtime/scenarios/templates';
 import { MemoryStore, type StateStore } from '../../runtime/stores';
@@ -80,6 +81,26 @@ export const ADA: ClientProfile = {
 	phone: '+442071234567',
 	tags: ['customer', 'vip'],
 	custom_fields: { loyalty: { tier: 'gold', points: 1200 } },
+	orders: [
+		{
+			order_id: 'ord_1001',
+			client_id: 'cl_ada',
+			status: 'shipped',
+			total: 49.9,
+			currency: 'EUR',
+			created_at: '2026-01-02T10:00:00.000Z',
+			updated_at: '2026-01-03T08:00:00.000Z',
+		},
+		{
+			order_id: 'ord_1002',
+			client_id: 'cl_ada',
+			status: 'paid',
+			total: 12,
+			currency: 'EUR',
+			created_at: '2026-01-04T10:00:00.000Z',
+			updated_at: '2026-01-04T10:00:00.000Z',
+		},
+	],
 };
 export const GRACE: ClientProfile = { id: 'cl_grace', first_name: 'Grace', tags: ['lead'] };
 
@@ -116,7 +137,14 @@ export class Chat {
 		extra: Partial<EngineOptions> = {},
 		store: StateStore = this.store,
 	): ScenarioEngine {
-		return new ScenarioEngine({ scenarios, store, api, clock: this.clock, ...extra });
+		return new ScenarioEngine({
+			scenarios,
+			store,
+			api,
+			clock: this.clock,
+			wait: timerWait,
+			...extra,
+		});
 	}
 
 	/** The client writes; the texts the bot sent in answer. */

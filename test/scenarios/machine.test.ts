@@ -14,7 +14,9 @@ describe('compiled scenario machine', () => {
 		expect(Object.keys(impl.actions).sort()).toEqual(
 			[
 				'applyTags',
+				'callWorkflow',
 				'countTry',
+				'findOrder',
 				'handOff',
 				'prepareJump',
 				'release',
@@ -25,7 +27,15 @@ describe('compiled scenario machine', () => {
 			].sort(),
 		);
 		expect(Object.keys(impl.guards).sort()).toEqual(
-			['answerValid', 'conditionHolds', 'entryIs', 'silenced', 'textMatches', 'triesLeft'].sort(),
+			[
+				'answerValid',
+				'conditionHolds',
+				'entryIs',
+				'outcomeIs',
+				'silenced',
+				'textMatches',
+				'triesLeft',
+			].sort(),
 		);
 	});
 
@@ -65,6 +75,7 @@ describe('compiled scenario machine', () => {
 				tries: 0,
 				handedOff: false,
 				jump: null,
+				order: null,
 			},
 		});
 	});
@@ -77,7 +88,6 @@ describe('compiled scenario machine', () => {
 		});
 		expect(step.snapshot.value).toBe('status');
 		expect(step.effects.map((e) => (e.kind === 'reply' ? e.text : ''))).toEqual([
-			'Order 1001 has shipped. Tracking details are on their way to a@b.co.',
 			'Anything else? Type "order" for another order, or "no" to finish.',
 		]);
 	});

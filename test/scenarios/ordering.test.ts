@@ -72,7 +72,7 @@ describe.each(backends())('conversation order and acceptance: $name', (backend) 
 	it('applies messages that arrive out of order within the window in the order written', async () => {
 		// Two "executions" (engines) and a second connection, as n8n runs concurrent deliveries.
 		const other = backend.reopen(realClock.now);
-		const engines = [engine({ reorderWindowMs: 150 }), engine({ reorderWindowMs: 150 }, other)];
+		const engines = [engine({ reorderWindowMs: 600 }), engine({ reorderWindowMs: 600 }, other)];
 		await engines[0].handle(message('cl_ada', 0, 'start'));
 		const arrival = [3, 1, 5, 2, 6, 4];
 		const results = await Promise.all(

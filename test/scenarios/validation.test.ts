@@ -65,7 +65,7 @@ describe('scenario validation', () => {
 		expect(problems(doc)).toEqual([
 			'version: must be at least 1',
 			'keywords[0].match: must have exactly one of: equals, contains, startsWith, regex, number, any',
-			'states.menu.on[3].actions[1]: must have exactly one of: reply, addTags, removeTags, set, handoff, goto, end',
+			'states.menu.on[3].actions[1]: must have exactly one of: reply, addTags, removeTags, set, handoff, goto, end, findOrder',
 			'states.shipping.mesages: is not a known field (did you mean "messages"?)',
 			'states.ask_email.capture.check: must be "email", "phone", "number", "text", {"regex": …}, {"oneOf": […]} or {"number": {…}}',
 			'states.ask_email.capture.retries: must be at least 1',
@@ -75,7 +75,7 @@ describe('scenario validation', () => {
 			`start: no state named "welcom" (did you mean "welcome"?) (${states})`,
 			'fallback: {{vars.emial}}: no variable named "emial"; declare it in "variables" or capture it (declared: email)',
 			'states.welcome.messages[0]: {{client.firstname}}: the client has no field "firstname" (did you mean "first_name"?) (fields: id, first_name, last_name, email, phone, tags, custom_fields)',
-			'states.welcome.messages[1]: {{foo.bar}}: unknown name "foo" (use client.…, vars.… or message.…)',
+			'states.welcome.messages[1]: {{foo.bar}}: unknown name "foo" (use client.…, vars.…, message.… or order.…)',
 			'states.welcome.messages[2]: has "{{" without a closing "}}"',
 			'states.welcome.actions[0]: "end" and "goto" belong on a transition (to end on entry, mark the state "end": true)',
 			'states.welcome.on[1].match.regex: is not a valid regular expression (Invalid regular expression: /(/i: Unterminated group)',

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { MessagingBotScenario } from '../../nodes/MessagingBotScenario/MessagingBotScenario.node';
 import { validateScenario } from '../../runtime/scenarios';
 
 const root = path.resolve(__dirname, '../..');
@@ -42,5 +43,20 @@ describe.each(workflows)('example workflow $file', ({ json }) => {
 			delete original.$schema;
 			expect(embedded).toEqual(original);
 		}
+	});
+});
+
+// The Scenario node starts from the order-status example, so the two cannot drift apart.
+describe("the Scenario node's default scenario", () => {
+	it('is examples/scenarios/order-status.json, less its editor-only $schema link', () => {
+		const scenario = new MessagingBotScenario().description.properties.find(
+			(p) => p.name === 'scenario',
+		);
+		const { $schema, ...example } = JSON.parse(
+			readFileSync(path.join(root, 'examples/scenarios/order-status.json'), 'utf8'),
+		) as Record<string, unknown>;
+		expect($schema).toBeDefined();
+		expect(JSON.parse(String(scenario?.default))).toEqual(example);
+		expect(validateScenario(example).ok).toBe(true);
 	});
 });

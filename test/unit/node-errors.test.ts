@@ -1,6 +1,6 @@
 import { NodeApiError, type INode } from 'n8n-workflow';
 
-import { toNodeError } from '../../nodes/MessagingBot/helpers/errors';
+import { toNodeError } from '../../nodes/shared/errors';
 import {
 	interpret,
 	RateLimitedError,

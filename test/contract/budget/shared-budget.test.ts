@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import { Redis } from 'ioredis';
 
-import { RedisWindow, RequestBudgetError } from '../../../runtime/api/budget';
+import { RedisWindow, RequestBudgetError } from '../../../runtime/api/budget/redis-window';
 
 const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 const worker = path.join(__dirname, 'budget-worker.ts');

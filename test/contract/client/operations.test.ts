@@ -209,7 +209,7 @@ describe.each(PROFILES)('runtime client: operations (%s profile)', (profile) => 
 			'add.0 must be a non-empty string',
 			'limit must be at most 1000',
 			'offset must be 0 or more',
-			'text must not be empty',
+			'text must not be empty or only spaces',
 		]);
 		const after = (await admin<unknown[]>(emulator(), 'GET', '/requests')).body.data.length;
 		expect(after).toBe(before);

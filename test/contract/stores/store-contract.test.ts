@@ -203,6 +203,36 @@ describe.each(backends)('state store contract: $name', (backend) => {
 		expect(await store.stalled('i', clock, 10)).toEqual([]);
 	});
 
+	it('takes queue entries out with a write, only when the write happens', async () => {
+		const a = (await store.enqueue('i', 'q', ['a'], 'first', 10 ** 6)) as number;
+		clock += 10;
+		const b = (await store.enqueue('i', 'q', ['b'], 'second', 10 ** 6)) as number;
+		const dequeue = { namespace: 'i', queue: 'q', seqs: [a] };
+		// A write that loses its compare-and-set takes nothing out.
+		expect(await store.write('c', 'k', 'v', 3, { dequeue })).toBeNull();
+		expect((await store.queued('i', 'q', 10)).map((e) => e.seq)).toEqual([a, b]);
+		expect(await store.write('c', 'k', 'v', 0, { dequeue, dueAt: clock })).toBe(1);
+		expect((await store.queued('i', 'q', 10)).map((e) => e.seq)).toEqual([b]);
+		expect(await store.due('c', clock, 10)).toEqual(['k']);
+		// The queue's head is now the later entry, and with the last one gone it is not stalled.
+		expect(await store.stalled('i', clock - 10, 10)).toEqual([]);
+		expect(await store.stalled('i', clock, 10)).toEqual(['q']);
+		const last = { namespace: 'i', queue: 'q', seqs: [b] };
+		expect(await store.write('c', 'k', 'v2', 1, { dequeue: last })).toBe(2);
+		expect(await store.queued('i', 'q', 10)).toEqual([]);
+		expect(await store.stalled('i', clock, 10)).toEqual([]);
+	});
+
+	it('gives exactly one of 30 concurrent writers of one version the queue entry', async () => {
+		const seq = (await store.enqueue('i', 'q', ['a'], 'x', 1000)) as number;
+		const dequeue = { namespace: 'i', queue: 'q', seqs: [seq] };
+		const results = await Promise.all(
+			Array.from({ length: 30 }, (_, i) => store.write('c', 'k', `w${i}`, 0, { dequeue })),
+		);
+		expect(results.filter((r) => r !== null)).toEqual([1]);
+		expect(await store.queued('i', 'q', 10)).toEqual([]);
+	});
+
 	it('gives exactly one of 30 concurrent appends of one id the entry', async () => {
 		const results = await Promise.all(
 			Array.from({ length: 30 }, (_, i) => store.enqueue('i', 'q', ['m:same'], `c${i}`, 1000)),

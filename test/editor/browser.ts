@@ -1,0 +1,145 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- editor test tooling: drives a browser, never loaded by n8n */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
+
+/** n8n's editor marks its elements with data-test-id. */
+selectors.setTestIdAttribute('data-test-id');
+
+export const IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
+
+export type Browser = { page: Page; close(): Promise<void> };
+
+/**
+ * Debian's Chromium (apt-get install chromium), headless, with a fresh profile and nothing that
+ * reaches out to the network by itself; logged in to n8n with the owner's session cookie.
+ */
+export async function openBrowser(n8nUrl: string, cookie: string): Promise<Browser> {
+	const profile = mkdtempSync(path.join(tmpdir(), 'mb-chromium-'));
+	const context: BrowserContext = await chromium.launchPersistentContext(profile, {
+		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+		headless: true,
+		viewport: { width: 1400, height: 860 },
+		deviceScaleFactor: 1,
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
+	});
+	const [name, value] = cookie.split('=');
+	await context.addCookies([{ name, value, url: n8nUrl }]);
+	const page = context.pages()[0] ?? (await context.newPage());
+	// Leaving a workflow with unsaved changes asks first: leave.
+	page.on('dialog', (dialog) => void dialog.accept());
+	return {
+		page,
+		close: async () => {
+			await context.close();
+			rmSync(profile, { recursive: true, force: true });
+		},
+	};
+}
+
+/** Opens a workflow on the canvas and waits for its nodes. */
+export async function openWorkflow(page: Page, n8nUrl: string, id: string): Promise<void> {
+	await page.goto(`${n8nUrl}/workflow/${id}`, { waitUntil: 'networkidle' });
+	await page.getByTestId('canvas-node').first().waitFor({ timeout: 60_000 });
+	// The checklist card comes a moment after the canvas.
+	await page
+		.getByText('Production Checklist')
+		.first()
+		.waitFor({ timeout: 5_000 })
+		.catch(() => undefined);
+	await hideChecklist(page);
+}
+
+/** n8n's first-visit checklist card hides part of the canvas in screenshots. */
+async function hideChecklist(page: Page): Promise<void> {
+	await page.evaluate(`(() => {
+		const title = [...document.querySelectorAll('*')].find((e) => e.children.length === 0 && e.textContent.trim() === 'Production Checklist');
+		let box = title ? title.parentElement : null;
+		while (box && box.getBoundingClientRect().height < 200) box = box.parentElement;
+		if (box) box.style.display = 'none';
+	})()`);
+}
+
+export function canvasNode(page: Page, name: string): Locator {
+	return page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+}
+
+/** Opens a node's panel (NDV) from the canvas. */
+export async function openNode(page: Page, name: string): Promise<Locator> {
+	await canvasNode(page, name).dblclick();
+	const ndv = page.getByTestId('ndv');
+	await ndv.waitFor();
+	await page.getByTestId('node-parameters').waitFor();
+	return ndv;
+}
+
+export async function closeNode(page: Page): Promise<void> {
+	await page.getByTestId('ndv-close-button').click();
+	await page.getByTestId('ndv').waitFor({ state: 'hidden' });
+}
+
+/** Every link the page shows, as absolute URLs. */
+export async function links(page: Page): Promise<string[]> {
+	return await page.$$eval('a[href]', (anchors) => anchors.map((a) => (a as unknown as { href: string }).href));
+}
+
+/** The names a resource locator's list offers, once opened. */
+export async function pickerItems(page: Page, parameter: string): Promise<string[]> {
+	await page.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-input').click();
+	const items = page.getByTestId('rlc-item');
+	await items.first().waitFor();
+	return (await items.allTextContents()).map((t) => t.trim());
+}
+
+export async function pick(page: Page, name: string): Promise<void> {
+	await page.getByTestId('rlc-item').filter({ hasText: name }).first().click();
+}
+
+/** Clicks the panel's "Execute step" and waits for the output panel to show data or an error. */
+export async function executeStep(page: Page, waitFor = 60_000): Promise<Locator> {
+	await page.getByTestId('node-execute-button').click();
+	const output = page.getByTestId('output-panel');
+	// The display modes show once there is data (an error included).
+	await output
+		.locator('[data-test-id="radio-button-json"], [data-test-id="node-error-message"]')
+		.first()
+		.waitFor({ timeout: waitFor });
+	return output;
+}
+
+/** The output panel's items as JSON text. */
+export async function outputJson(page: Page, waitFor = 30_000): Promise<string> {
+	const output = page.getByTestId('output-panel');
+	await output.getByTestId('radio-button-json').click({ timeout: waitFor });
+	const data = output.getByTestId('ndv-data-container');
+	await data.waitFor();
+	await page.waitForTimeout(300);
+	return String(await data.textContent());
+}
+
+/** Shows a parameter's help: n8n puts it in a tooltip on the info icon of its label. */
+export async function showHelp(panel: Locator, label: string): Promise<void> {
+	const input = panel.getByTestId('input-label').filter({ hasText: label }).first();
+	await input.scrollIntoViewIfNeeded();
+	await input.hover();
+	// The icon shows while the label is hovered; its tooltip after a moment on the icon.
+	await input.locator('[class*="infoIcon"], [class*="info-icon"]').first().hover();
+}
+
+export async function screenshot(page: Page, file: string): Promise<string> {
+	const target = path.join(IMAGES, file);
+	await page.waitForTimeout(800);
+	await page.screenshot({ path: target });
+	return target;
+}
