@@ -6,7 +6,7 @@ import { Agent } from 'undici';
 
 import { prepareN8n } from '../scripts/lib/demo-setup';
 import { freePort, startN8n, waitForWebhook } from '../scripts/lib/n8n-process';
-import { onRedis, startQueueMode } from '../test/e2e/queue';
+import { onRedis, startQueueMode, STATE_DBS } from '../test/e2e/queue';
 import { burst, BURST_SECRET, Sink } from '../test/helpers/delivery-burst';
 import { fmt, percentile, table } from './lib';
 import { ackWorkflows } from './trigger-ack-workflows';
@@ -50,14 +50,11 @@ async function regular(sinkUrl: string): Promise<Setup> {
 async function queue(sinkUrl: string): Promise<Setup> {
 	const ownPort = await freePort();
 	const api = { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'unused' };
-	const n8n = await startQueueMode(
-		api,
-		SECRET,
-		ackWorkflows(sinkUrl, ownPort).map(onRedis),
-		2,
-		{ N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
-		1,
-	);
+	const n8n = await startQueueMode(api, SECRET, ackWorkflows(sinkUrl, ownPort).map(onRedis), {
+		stateDb: STATE_DBS.bench,
+		env: { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+		webhookProcessors: 1,
+	});
 	const hooks = n8n.webhooks[0].url;
 	return {
 		urls: {

@@ -1,42 +1,126 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- build tooling, never loaded by n8n */
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
+import { existsSync } from 'node:fs';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 
+const root = path.resolve(__dirname, '..');
+
 /**
- * After `n8n-node build` (tsc and static files), replaces every entry that n8n loads with one
- * self-contained CommonJS file. xstate, zod and undici are inlined, so the published package has
- * no runtime dependencies; n8n-workflow stays external (n8n provides it). Other compiled files
- * are then removed: nothing loads them.
+ * Modules shipped once, in a file of their own that the node files require, instead of inlined
+ * into each node file. The request budget registry must be one per process for every node; the
+ * stores hold what n8n's scanner reports (node:sqlite, files, ioredis), loaded only when chosen.
+ */
+export const SHARED_MODULES: Record<string, string> = {
+	'runtime/api/budget/registry.ts': 'dist/lib/budget.js',
+	'runtime/stores/sqlite.ts': 'dist/lib/sqlite-store.js',
+	'runtime/stores/redis.ts': 'dist/lib/redis-store.js',
+};
+
+/**
+ * Packages shipped once, in a file of their own, for every file that uses them. n8n's scanner
+ * reports code in them that this package never runs (see scanner-allowlist.json).
+ */
+export const VENDORED: Record<string, string> = {
+	ioredis: 'dist/vendor/ioredis.js',
+	xstate: 'dist/vendor/xstate.js',
+	re2js: 'dist/vendor/re2js.js',
+};
+
+/** The command-line tool: shipped apart from the node files, which never load it. */
+export const CLI: Record<string, string> = {
+	'dist/cli/scenario.js': 'runtime/scenarios/cli.ts',
+};
+
+/**
+ * After `n8n-node build` (tsc and static files), replaces every file n8n loads with a CommonJS
+ * bundle: xstate, zod and the runtime are inlined, so the package has no runtime dependencies;
+ * n8n-workflow stays external (n8n provides it); the shared modules and vendored packages above
+ * are required from their one file. Other compiled files are then removed: nothing loads them.
  */
 async function main(): Promise<void> {
-	const root = path.resolve(__dirname, '..');
 	const pkg = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
 		n8n: { nodes: string[]; credentials: string[] };
-		bin?: Record<string, string>;
 	};
-	const entries = [...pkg.n8n.nodes, ...pkg.n8n.credentials, ...Object.values(pkg.bin ?? {})];
-	for (const out of entries) {
-		const source = out.replace(/^dist\//, '').replace(/\.js$/, '.ts');
-		await build({
-			entryPoints: [path.join(root, source)],
-			outfile: path.join(root, out),
-			bundle: true,
-			platform: 'node',
-			format: 'cjs',
-			target: 'node20',
-			external: ['n8n-workflow'],
-			legalComments: 'none',
-			logLevel: 'warning',
-		});
-	}
-	const keep = new Set(entries.map((e) => path.join(root, e)));
+	const entries: Record<string, string> = { ...CLI };
+	for (const out of [...pkg.n8n.nodes, ...pkg.n8n.credentials])
+		entries[out] = out.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+	for (const [source, out] of Object.entries(SHARED_MODULES)) entries[out] = source;
+	for (const [out, source] of Object.entries(entries)) await bundle(source, out);
+	for (const [name, out] of Object.entries(VENDORED)) await bundleVendor(name, out);
+
+	const keep = new Set(
+		[...Object.keys(entries), ...Object.values(VENDORED)].map((e) => path.join(root, e)),
+	);
 	for (const file of await walk(path.join(root, 'dist'))) {
 		const compiled =
 			/\.(js|d\.ts|js\.map|tsbuildinfo)$/.test(file) || file.endsWith('dist/package.json');
 		if (compiled && !keep.has(file)) await rm(file);
 	}
+	// The example scenario the Scenario node imports is inlined; tsc's copy is not needed.
+	await rm(path.join(root, 'dist/examples'), { recursive: true, force: true });
 	await removeEmptyDirs(path.join(root, 'dist'));
+}
+
+const common = {
+	bundle: true,
+	platform: 'node',
+	format: 'cjs',
+	target: 'node20',
+	legalComments: 'none',
+	logLevel: 'warning',
+} as const;
+
+async function bundle(source: string, out: string): Promise<void> {
+	await build({
+		...common,
+		entryPoints: [path.join(root, source)],
+		outfile: path.join(root, out),
+		external: ['n8n-workflow'],
+		plugins: [sharedFiles(out, source)],
+	});
+}
+
+async function bundleVendor(name: string, out: string): Promise<void> {
+	await build({
+		...common,
+		stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root },
+		outfile: path.join(root, out),
+	});
+}
+
+/** Resolves a relative import to the source file it names, as the bundler would. */
+function sourceFile(resolveDir: string, request: string): string | undefined {
+	const base = path.resolve(resolveDir, request);
+	return [base, `${base}.ts`, path.join(base, 'index.ts')].find((f) => existsSync(f));
+}
+
+/**
+ * Imports of a shared module or vendored package become a require of its shipped file, relative
+ * to the file being built; the module being built itself is bundled as usual.
+ */
+function sharedFiles(out: string, self: string): Plugin {
+	const shipped = new Map(
+		Object.entries(SHARED_MODULES).map(([source, file]) => [path.join(root, source), file]),
+	);
+	const relative = (file: string) => {
+		const rel = path.relative(path.dirname(path.join(root, out)), path.join(root, file));
+		return rel.startsWith('.') ? rel : `./${rel}`;
+	};
+	return {
+		name: 'shared-files',
+		setup(b) {
+			b.onResolve({ filter: /.*/ }, (args) => {
+				if (args.kind === 'entry-point') return undefined;
+				if (VENDORED[args.path]) return { path: relative(VENDORED[args.path]), external: true };
+				if (!args.path.startsWith('.')) return undefined;
+				const file = sourceFile(args.resolveDir, args.path);
+				const target = file && shipped.get(file);
+				if (!target || file === path.join(root, self)) return undefined;
+				return { path: relative(target), external: true };
+			});
+		},
+	};
 }
 
 async function walk(dir: string): Promise<string[]> {
@@ -58,8 +142,10 @@ async function removeEmptyDirs(dir: string): Promise<boolean> {
 	return empty;
 }
 
-main().catch((error: unknown) => {
-	// eslint-disable-next-line no-console -- a build script reports its failure
-	console.error(error);
-	throw error;
-});
+if (require.main === module) {
+	main().catch((error: unknown) => {
+		// eslint-disable-next-line no-console -- a build script reports its failure
+		console.error(error);
+		throw error;
+	});
+}

@@ -12,6 +12,7 @@ export const API_CREDENTIAL_ID = 'mbApiCredential1';
 export type Workflow = {
 	id: string;
 	name: string;
+	settings?: Record<string, unknown>;
 	nodes: Array<{ type: string; webhookId?: string; parameters: Record<string, unknown> }>;
 };
 
@@ -20,6 +21,14 @@ export function exampleWorkflows(): Workflow[] {
 		.filter((f) => f.endsWith('.json'))
 		.sort()
 		.map((f) => JSON.parse(readFileSync(path.join(WORKFLOW_DIR, f), 'utf8')) as Workflow);
+}
+
+/**
+ * A workflow that keeps its successful executions: the order-status example keeps only failed
+ * ones (so its scheduled runs do not fill the list); tests that count executions need them all.
+ */
+export function keepingEveryExecution(workflow: Workflow): Workflow {
+	return { ...workflow, settings: { ...workflow.settings, saveDataSuccessExecution: 'all' } };
 }
 
 /** The production URL of a workflow's Messaging Bot Trigger. */

@@ -124,7 +124,7 @@ export type RunningN8n = {
 	kill(): Promise<void>;
 };
 
-/** Starts n8n and resolves once /healthz answers 200. */
+/** Starts n8n and resolves once /healthz/readiness answers 200 (database connected and migrated). */
 export async function startN8n(
 	o: N8nOptions,
 	timeoutMs = 180_000,
@@ -169,7 +169,7 @@ export async function startN8n(
 	while (Date.now() < deadline) {
 		if (child.exitCode !== null)
 			throw new Error(`n8n exited with code ${child.exitCode}:\n${output.slice(-4000)}`);
-		const ok = await fetch(`${url}/healthz`).then(
+		const ok = await fetch(`${url}/healthz/readiness`).then(
 			(r) => r.ok,
 			() => false,
 		);
@@ -185,7 +185,10 @@ export async function startN8n(
 	throw new Error(`n8n did not become healthy within ${timeoutMs} ms:\n${output.slice(-4000)}`);
 }
 
-/** Waits until n8n has registered a production webhook (it answers 404 until then). */
+/**
+ * Waits until n8n has registered a production webhook: it answers 404 until then, and 503
+ * ("Database is not ready") while it starts.
+ */
 export async function waitForWebhook(url: string, timeoutMs = 60_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
@@ -194,7 +197,7 @@ export async function waitForWebhook(url: string, timeoutMs = 60_000): Promise<v
 			headers: { 'Content-Type': 'application/json' },
 			body: '{}',
 		}).catch(() => undefined);
-		if (res && res.status !== 404) return;
+		if (res && res.status !== 404 && res.status !== 503) return;
 		await sleep(500);
 	}
 	throw new Error(`The webhook ${url} was not registered within ${timeoutMs} ms`);
@@ -213,10 +216,11 @@ export async function setupOwner(
 	owner = DEMO_OWNER,
 	timeoutMs = 60_000,
 ): Promise<string> {
-	// /healthz answers before the REST API is mounted; until then every route is a 404.
+	// /healthz answers before the REST API is mounted; until then every route is a 404, and a 503
+	// "Database is not ready" while migrations still run on a busy machine.
 	const deadline = Date.now() + timeoutMs;
 	let setup = await postOwner(n8nUrl, owner);
-	while (setup.status === 404 && Date.now() < deadline) {
+	while ((setup.status === 404 || setup.status === 503) && Date.now() < deadline) {
 		await sleep(500);
 		setup = await postOwner(n8nUrl, owner);
 	}
