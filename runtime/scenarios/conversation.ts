@@ -18,7 +18,12 @@ export interface OutboxEntry {
 	status: OutboxStatus;
 	attempts: number;
 	/** Held while one worker performs the effect; another takes over only once it has expired. */
-	lease?: { owner: string; until: number };
+	lease?: { owner: string; until: number; since?: number };
+	/**
+	 * A reply whose worker stopped after leasing it: before it is sent, the client's history is
+	 * read for it from `since` (when it was first leased), so a reply that went out is not sent again.
+	 */
+	check?: { since: number };
 	error?: string;
 	/** The service's id of a sent reply. */
 	sentId?: string;

@@ -58,7 +58,7 @@ export class LeaseKeeper {
 			// Lost (expired by another process while this one stalled): nothing left to keep.
 			if (!entry || entry.status !== 'sending' || entry.lease?.owner !== owner) return;
 			const now = this.clock.now();
-			entry.lease = { owner, until: now + leaseMs };
+			entry.lease = { ...entry.lease, owner, until: now + leaseMs };
 			const written = await this.conversations.write(key, this.held.record, this.held.version, now);
 			if (written) {
 				this.held.version = written.version;

@@ -1,28 +1,18 @@
 import { randomUUID } from 'node:crypto';
 
 import type { Clock } from '../api/clock';
-import { MessagingBotError, SendOutcomeUnknownError } from '../api/errors';
 import {
 	report,
 	type ActionReport,
 	type ConversationRecord,
 	type OutboxEntry,
 } from './conversation';
-import { LOST_CALL, performCall, type WorkflowPort } from './calls';
+import { LOST_CALL, type WorkflowPort } from './calls';
 import type { ConversationStore } from './conversation-store';
 import { LeaseKeeper, type CancellableWait, type HeldRecord } from './lease-keeper';
-import type { ClientProfile } from './templates';
+import { performEffect, type Performed, type ScenarioApi } from './perform-effect';
 
-/** The part of the API client the engine uses; `MessagingBotClient` is one. */
-export interface ScenarioApi {
-	sendMessage(
-		botId: string,
-		input: { client_id: string; text: string },
-	): Promise<{ message_id?: string }>;
-	updateTags(clientId: string, change: { add?: string[]; remove?: string[] }): Promise<unknown>;
-	/** Read when a scenario quotes the client's profile or tests tags; without it, only the id is known. */
-	getClient?(clientId: string): Promise<Partial<ClientProfile> & { id: string }>;
-}
+export type { ScenarioApi };
 
 export interface OutboxOptions {
 	conversations: ConversationStore;
@@ -37,8 +27,6 @@ export interface OutboxOptions {
 	/** Real time for renewing a lease while its effect waits; without it leases are not renewed. */
 	wait?: CancellableWait;
 }
-
-type Performed = { patch: Partial<OutboxEntry>; halt: boolean };
 
 /**
  * Performs a conversation's saved effects (replies, tag updates) after the step that decided them
@@ -142,7 +130,7 @@ export class OutboxRunner {
 			wait &&
 			new LeaseKeeper(this.options.conversations, this.options.clock, target, current, wait);
 		try {
-			return await this.perform(current.record, entry);
+			return await performEffect(this.options, current.record, entry);
 		} finally {
 			await keeper?.stop();
 		}
@@ -156,7 +144,7 @@ export class OutboxRunner {
 		entry.status = 'sending';
 		// A workflow call holds its lease for as long as it may wait, and more.
 		const waits = entry.effect.kind === 'workflow' ? entry.effect.timeoutMs : 0;
-		entry.lease = { owner, until: now + this.options.leaseMs + waits };
+		entry.lease = { owner, until: now + this.options.leaseMs + waits, since: now };
 		entry.attempts++;
 	}
 
@@ -184,6 +172,7 @@ export class OutboxRunner {
 		for (const entry of record.outbox) {
 			if (entry.status !== 'sending' || !entry.lease || entry.lease.until > now) continue;
 			changed.push(entry.id);
+			const lease = entry.lease;
 			delete entry.lease;
 			if (entry.effect.kind === 'tags') entry.status = 'pending';
 			else if (entry.effect.kind === 'workflow') {
@@ -192,52 +181,13 @@ export class OutboxRunner {
 				entry.error = LOST_CALL.error;
 				entry.result = LOST_CALL;
 			} else {
-				entry.status = 'unknown';
-				entry.error =
-					'The worker sending this reply stopped before recording the outcome; it was not re-sent';
+				// Sent or not: the client's history tells, before it is sent (see `perform-effect`).
+				// A lease of an older version holds no time: any identical reply then counts as sent.
+				entry.check = entry.check ?? { since: lease.since ?? 0 };
+				entry.status = 'pending';
 			}
 		}
 		return changed;
-	}
-
-	private async perform(record: ConversationRecord, entry: OutboxEntry): Promise<Performed> {
-		const effect = entry.effect;
-		if (effect.kind === 'workflow') {
-			const result = await performCall(this.options.workflows, effect, this.options.wait);
-			return { patch: { status: 'done', result, error: undefined }, halt: false };
-		}
-		try {
-			if (effect.kind === 'reply') {
-				const sent = await this.options.api.sendMessage(record.botId, {
-					client_id: record.clientId,
-					text: effect.text,
-				});
-				return {
-					patch: {
-						status: 'done',
-						...(sent.message_id ? { sentId: sent.message_id } : {}),
-						error: undefined,
-					},
-					halt: false,
-				};
-			}
-			await this.options.api.updateTags(record.clientId, {
-				...(effect.add.length ? { add: effect.add } : {}),
-				...(effect.remove.length ? { remove: effect.remove } : {}),
-			});
-			return { patch: { status: 'done', error: undefined }, halt: false };
-		} catch (error) {
-			const message = error instanceof Error ? error.message : String(error);
-			// Sent or not, nobody knows: recorded as unknown, never sent again.
-			if (
-				error instanceof SendOutcomeUnknownError ||
-				(effect.kind === 'reply' && !(error instanceof MessagingBotError))
-			)
-				return { patch: { status: 'unknown', error: message }, halt: false };
-			// Certainly not done (or safe to repeat): retried later, in order, up to maxAttempts.
-			const status = entry.attempts >= this.options.maxAttempts ? 'failed' : 'pending';
-			return { patch: { status, error: message }, halt: true };
-		}
 	}
 }
 

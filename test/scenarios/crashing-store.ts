@@ -1,0 +1,51 @@
+import type { StateStore, Versioned, WriteOptions } from '../../runtime/stores';
+
+/** A store whose process dies on a chosen write (before it lands) or just after one. */
+export class CrashingStore implements StateStore {
+	writes = 0;
+	crashOnWrite = 0;
+	crashAfterWrite = 0;
+	constructor(private readonly inner: StateStore) {}
+	claim(ns: string, id: string, ttl: number) {
+		return this.inner.claim(ns, id, ttl);
+	}
+	release(ns: string, id: string) {
+		return this.inner.release(ns, id);
+	}
+	read(ns: string, key: string): Promise<Versioned | undefined> {
+		return this.inner.read(ns, key);
+	}
+	async write(ns: string, key: string, value: string, expected: number, options?: WriteOptions) {
+		if (++this.writes === this.crashOnWrite) throw new Error('process crashed');
+		const version = await this.inner.write(ns, key, value, expected, options);
+		if (this.writes === this.crashAfterWrite) throw new Error('process crashed');
+		return version;
+	}
+	enqueue(ns: string, queue: string, ids: readonly string[], value: string, ttl: number) {
+		return this.inner.enqueue(ns, queue, ids, value, ttl);
+	}
+	queued(ns: string, queue: string, limit: number) {
+		return this.inner.queued(ns, queue, limit);
+	}
+	take(ns: string, queue: string, limit: number) {
+		return this.inner.take(ns, queue, limit);
+	}
+	dequeue(ns: string, queue: string, seqs: readonly number[]) {
+		return this.inner.dequeue(ns, queue, seqs);
+	}
+	stalled(ns: string, before: number, limit: number) {
+		return this.inner.stalled(ns, before, limit);
+	}
+	remove(ns: string, key: string, expected: number) {
+		return this.inner.remove(ns, key, expected);
+	}
+	setDue(ns: string, key: string, due: number | null) {
+		return this.inner.setDue(ns, key, due);
+	}
+	due(ns: string, now: number, limit: number) {
+		return this.inner.due(ns, now, limit);
+	}
+	close() {
+		return this.inner.close();
+	}
+}
