@@ -245,13 +245,14 @@ describe('scenario regular expressions: matching is bounded', () => {
 			await chat.say('hi');
 			let slowest = 0;
 			for (const text of ['a'.repeat(REGEX_INPUT_LIMIT), 'ab1 '.repeat(REGEX_INPUT_LIMIT / 4)]) {
-				const { ms, said } = await timed(chat, text);
+				const { ms, said } = await timed(chat, text, 3);
 				expect(said).toEqual(['no']);
 				slowest = Math.max(slowest, ms);
 			}
 			best = Math.min(best, slowest);
 		}
-		// The best of three tries: what the patterns cost, not what a busy machine adds.
+		// The best of three sets, each message the best of three: what the patterns cost, not what
+		// a busy machine adds.
 		expect(best).toBeLessThan(50);
 	});
 
