@@ -78,7 +78,8 @@ describe('every accepted message handled once, in order, through SIGKILLs', () =
 	it('loses nothing, sends no reply twice, keeps each conversation in order', async () => {
 		const started = Date.now();
 		const killAt: number[] = [];
-		const restarts: number[] = [];
+		// How long n8n took to answer its readiness check, and to take the trigger's webhook again.
+		const restarts: Array<{ ready: number; webhook: number }> = [];
 		const killer = (async () => {
 			for (let k = 0; k < KILLS; k++) {
 				await sleep((k === 0 ? 2000 : 1000) + Math.random() * (k === 0 ? 6000 : 4000));
@@ -86,8 +87,9 @@ describe('every accepted message handled once, in order, through SIGKILLs', () =
 				await n8n.kill();
 				const down = Date.now();
 				n8n = await startN8n(options);
+				const ready = Date.now() - down;
 				await waitForWebhook(url);
-				restarts.push(Date.now() - down);
+				restarts.push({ ready, webhook: Date.now() - down });
 			}
 		})();
 		const burst = await runBurst(emulator, () => url, clientIds, PLAN);
