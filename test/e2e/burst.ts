@@ -183,7 +183,13 @@ type DeliveryView = {
 	id: string;
 	state: string;
 	data: { message_id: string; client_id: string; text: string };
-	attempts?: Array<{ ok: boolean; response_body?: string }>;
+	attempts?: Array<{
+		ok: boolean;
+		error?: string | null;
+		kind: string;
+		status_code: number | null;
+		response_body?: string;
+	}>;
 };
 
 /** Waits until the service has nothing left to retry, then re-requests every dead letter. */
@@ -211,22 +217,30 @@ export async function settleDeliveries(emulator: RunningEmulator): Promise<numbe
  * those n8n itself answered 200 while starting up, before any node was loaded ("n8n is starting
  * up. Please wait"): the service counts those as delivered, though no node ever saw them.
  */
-export async function acknowledged(
-	emulator: RunningEmulator,
-): Promise<{ byTrigger: Map<string, string>; byStartingN8n: string[] }> {
+export async function acknowledged(emulator: RunningEmulator): Promise<{
+	byTrigger: Map<string, string>;
+	byStartingN8n: string[];
+	/** How the attempts were answered, by kind: `initial 200`, `retry 503`, `manual error`… */
+	answers: Record<string, number>;
+}> {
 	const list = (await admin<DeliveryView[]>(emulator, 'GET', '/deliveries?event=message.received'))
 		.body.data;
 	const byTrigger = new Map<string, string>();
 	const byStartingN8n: string[] = [];
+	const answers: Record<string, number> = {};
 	for (const summary of list) {
 		const d = (await admin<DeliveryView>(emulator, 'GET', `/deliveries/${summary.id}`)).body.data;
+		for (const a of d.attempts ?? []) {
+			const answer = `${a.kind} ${a.status_code ?? (a.error ?? 'error').replace(/\d+/g, 'N')}`;
+			answers[answer] = (answers[answer] ?? 0) + 1;
+		}
 		const ok = (d.attempts ?? []).filter((a) => a.ok);
 		if (ok.some((a) => a.response_body?.includes('"received":true')))
 			byTrigger.set(d.data.message_id, d.id);
 		else if (ok.some((a) => a.response_body?.startsWith('n8n is starting up')))
 			byStartingN8n.push(d.data.message_id);
 	}
-	return { byTrigger, byStartingN8n };
+	return { byTrigger, byStartingN8n, answers };
 }
 
 export type Transcript = { clientId: string; replies: Array<{ state: number; text: string }> };
@@ -316,7 +330,7 @@ export async function outcome(
 	stored: () => Promise<Stored> | Stored,
 ) {
 	const deadLetters = await settleDeliveries(emulator);
-	const { byTrigger: acked, byStartingN8n } = await acknowledged(emulator);
+	const { byTrigger: acked, byStartingN8n, answers } = await acknowledged(emulator);
 	// Settled: no reply still leased or pending in the store (a lease runs out after 60 s).
 	const judged = await until(
 		async () => {
@@ -343,6 +357,7 @@ export async function outcome(
 			acknowledged: acked.size,
 			answeredByStartingN8n: byStartingN8n.length,
 			deadLettersRedelivered: deadLetters,
+			answers,
 		},
 	};
 }

@@ -40,7 +40,8 @@ describe('queue mode: every accepted message handled once, in order, a worker ki
 			{ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, rateLimit: 100, rateWindowSeconds: 1 },
 			SECRET,
 			[workflow],
-			{ stateDb: STATE_DBS.kill },
+			// n8n's defaults unless told (MB_QUEUE_ENV='{"DB_POSTGRESDB_POOL_SIZE":"10"}', say).
+			{ stateDb: STATE_DBS.kill, env: JSON.parse(process.env.MB_QUEUE_ENV ?? '{}') },
 		);
 		url = productionUrl(n8n.main.url, workflow);
 		await waitForWebhook(url);
