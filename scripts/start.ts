@@ -3,16 +3,9 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { startEmulator } from '../test/emulator';
-import { exampleWorkflows, prepareN8n, productionUrl } from './lib/demo-setup';
+import { exampleWorkflows, prepareN8n, subscribeExamples } from './lib/demo-setup';
 import { n8nCacheDir } from './lib/n8n-install';
-import {
-	DEMO_OWNER,
-	freePort,
-	setupOwner,
-	startN8n,
-	waitForWebhook,
-	type RunningN8n,
-} from './lib/n8n-process';
+import { DEMO_OWNER, freePort, setupOwner, startN8n, type RunningN8n } from './lib/n8n-process';
 
 const DEMO_SECRET = ['whsec', 'demo', 'local'].join('_');
 
@@ -75,19 +68,7 @@ async function serve(
 	const n8n = await startN8n(options);
 	running.n8n = n8n;
 	await setupOwner(n8n.url);
-	for (const workflow of exampleWorkflows()) {
-		const url = productionUrl(n8n.url, workflow);
-		await waitForWebhook(url);
-		const trigger = workflow.nodes.find(
-			(n) => n.type === 'n8n-nodes-messaging-bot.messagingBotTrigger',
-		);
-		const events = (trigger?.parameters.events as string[] | undefined) ?? ['*'];
-		await fetch(`${emulator.adminUrl}/subscriptions`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ url, secret: DEMO_SECRET, events }),
-		});
-	}
+	await subscribeExamples(n8n.url, emulator.adminUrl, DEMO_SECRET);
 	say();
 	say(`n8n editor:   ${n8n.url}`);
 	say(`login:        ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`);

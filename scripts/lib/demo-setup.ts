@@ -2,7 +2,13 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { installPackage, n8nCli, packPackage, type N8nOptions } from './n8n-process';
+import {
+	installPackage,
+	n8nCli,
+	packPackage,
+	waitForWebhook,
+	type N8nOptions,
+} from './n8n-process';
 
 const root = path.resolve(__dirname, '../..');
 export const WORKFLOW_DIR = path.join(root, 'examples/workflows');
@@ -38,6 +44,33 @@ export function productionUrl(n8nUrl: string, workflow: Workflow): string {
 	);
 	if (!trigger?.webhookId) throw new Error(`${workflow.name} has no Messaging Bot Trigger`);
 	return `${n8nUrl}/webhook/${trigger.webhookId}/messaging-bot`;
+}
+
+/**
+ * Subscribes the emulator to every example workflow that starts with a Messaging Bot Trigger, once
+ * n8n has registered its webhook, for the events the trigger listens to. Workflows started another
+ * way (a sub-workflow called by a scenario) are left alone.
+ */
+export async function subscribeExamples(
+	n8nUrl: string,
+	emulatorAdminUrl: string,
+	secret: string,
+): Promise<void> {
+	for (const workflow of exampleWorkflows()) {
+		const trigger = workflow.nodes.find(
+			(n) => n.type === 'n8n-nodes-messaging-bot.messagingBotTrigger',
+		);
+		if (!trigger) continue;
+		const url = productionUrl(n8nUrl, workflow);
+		await waitForWebhook(url);
+		const events = (trigger.parameters.events as string[] | undefined) ?? ['*'];
+		const res = await fetch(`${emulatorAdminUrl}/subscriptions`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ url, secret, events }),
+		});
+		if (!res.ok) throw new Error(`subscribing ${workflow.name} failed: ${await res.text()}`);
+	}
 }
 
 /** The Messaging Bot API credential's settings; `extra` for any other field of it. */

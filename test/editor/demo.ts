@@ -4,13 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { startEmulator, type RunningEmulator } from '../emulator';
-import { exampleWorkflows, prepareN8n, productionUrl } from '../../scripts/lib/demo-setup';
+import { exampleWorkflows, prepareN8n, subscribeExamples } from '../../scripts/lib/demo-setup';
 import {
 	freePort,
 	n8nCli,
 	setupOwner,
 	startN8n,
-	waitForWebhook,
 	type RunningN8n,
 } from '../../scripts/lib/n8n-process';
 import { tourWorkflow } from './tour';
@@ -62,18 +61,7 @@ export async function startDemo(): Promise<Demo> {
 	};
 	try {
 		const cookie = await setupOwner(n8n.url);
-		for (const workflow of exampleWorkflows()) {
-			const url = productionUrl(n8n.url, workflow);
-			await waitForWebhook(url);
-			const trigger = workflow.nodes.find(
-				(n) => n.type === 'n8n-nodes-messaging-bot.messagingBotTrigger',
-			);
-			await fetch(`${emulator.adminUrl}/subscriptions`, {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ url, secret: DEMO_SECRET, events: trigger?.parameters.events }),
-			});
-		}
+		await subscribeExamples(n8n.url, emulator.adminUrl, DEMO_SECRET);
 		return { emulator, n8n, cookie, ownPort, stop };
 	} catch (error) {
 		await stop();
