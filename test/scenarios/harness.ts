@@ -28,6 +28,21 @@ export function scenario(
 	return { id: 'test', version: 1, start: Object.keys(states)[0], states, ...extra };
 }
 
+/** Two replies to every message after a greeting: the order and outcome of each can be seen. */
+export function echoTwice(): Record<string, unknown> {
+	return scenario({
+		a: {
+			messages: ['Hello'],
+			on: [
+				{
+					match: { any: true },
+					actions: [{ reply: 'You said {{message.text}}' }, { reply: 'Noted' }],
+				},
+			],
+		},
+	});
+}
+
 export function example(name: string): unknown {
 	return JSON.parse(
 		readFileSync(path.join(__dirname, '../../examples/scenarios', `${name}.json`), 'utf8'),

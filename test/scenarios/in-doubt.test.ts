@@ -2,20 +2,9 @@ import { ServerError } from '../../runtime/api';
 import { compileScenario, type ScenarioApi } from '../../runtime/scenarios';
 import type { HistoryItem } from '../../runtime/scenarios/sent-check';
 import { CrashingStore } from './crashing-store';
-import { Chat, MINUTE, scenario } from './harness';
+import { Chat, echoTwice, MINUTE } from './harness';
 
-const echo = () =>
-	scenario({
-		a: {
-			messages: ['Hello'],
-			on: [
-				{
-					match: { any: true },
-					actions: [{ reply: 'You said {{message.text}}' }, { reply: 'Noted' }],
-				},
-			],
-		},
-	});
+const echo = echoTwice;
 
 type Shape = 'dated' | 'undated';
 

@@ -1,19 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: real timers for the renewal's real waits, never loaded by n8n */
 import { compileScenario, type ScenarioApi } from '../../runtime/scenarios';
-import { backends, Chat, MINUTE, scenario } from './harness';
+import { backends, Chat, echoTwice, MINUTE } from './harness';
 
-const echo = () =>
-	scenario({
-		a: {
-			messages: ['Hello'],
-			on: [
-				{
-					match: { any: true },
-					actions: [{ reply: 'You said {{message.text}}' }, { reply: 'Noted' }],
-				},
-			],
-		},
-	});
+const echo = echoTwice;
 
 /** Holds every send while `held` is set, as a request budget holds a reply for minutes. */
 function holdingApi(chat: Chat) {
