@@ -16,18 +16,32 @@ export const SCHEMA = `
 	PRAGMA wal_autocheckpoint = 0;
 	PRAGMA journal_size_limit = 67108864;
 	CREATE TABLE IF NOT EXISTS claims (ns TEXT NOT NULL, id TEXT NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (ns, id)) WITHOUT ROWID;
-	CREATE TABLE IF NOT EXISTS records (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
+	CREATE TABLE IF NOT EXISTS records (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, version INTEGER NOT NULL, expires INTEGER, PRIMARY KEY (ns, key)) WITHOUT ROWID;
 	CREATE TABLE IF NOT EXISTS dues (ns TEXT NOT NULL, key TEXT NOT NULL, due INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
 	CREATE INDEX IF NOT EXISTS dues_by_time ON dues (ns, due);
 	CREATE TABLE IF NOT EXISTS inbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, ns TEXT NOT NULL, queue TEXT NOT NULL, value TEXT NOT NULL, at INTEGER NOT NULL);
 	CREATE INDEX IF NOT EXISTS inbox_by_queue ON inbox (ns, queue, seq);
 `;
 
-/** Files written before records could expire gain the column. */
+/**
+ * Files written before records could expire gain the column. Looked at and changed under the
+ * write lock, so processes opening one old file at once add it once (the others wait, then see it).
+ */
 export function migrate(db: DatabaseSync): void {
-	const columns = db.prepare('PRAGMA table_info(records)').all() as Array<{ name: string }>;
-	if (!columns.some((c) => c.name === 'expires'))
-		db.exec('ALTER TABLE records ADD COLUMN expires INTEGER');
+	const hasExpires = () =>
+		(db.prepare('PRAGMA table_info(records)').all() as Array<{ name: string }>).some(
+			(c) => c.name === 'expires',
+		);
+	if (hasExpires()) return;
+	db.exec('BEGIN IMMEDIATE');
+	let committed = false;
+	try {
+		if (!hasExpires()) db.exec('ALTER TABLE records ADD COLUMN expires INTEGER');
+		db.exec('COMMIT');
+		committed = true;
+	} finally {
+		if (!committed) db.exec('ROLLBACK');
+	}
 }
 
 const LIVE = '(expires IS NULL OR expires > ?)';

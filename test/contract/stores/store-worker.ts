@@ -9,8 +9,11 @@ import type { StateStore } from '../../../runtime/stores/types';
  */
 async function main(): Promise<void> {
 	const [kind, where, name, rounds] = process.argv.slice(2);
-	const store: StateStore =
+	const open = (): StateStore =>
 		kind === 'sqlite' ? new SqliteStore(where) : new RedisStore(where, name.split('#')[0]);
+	// Opened on the go signal too when asked: the processes then open (and migrate) it at once.
+	const openOnGo = process.env.MB_OPEN_ON_GO === '1';
+	let store = openOnGo ? undefined : open();
 	const me = name.split('#')[1];
 	// Ready, then wait for the go signal: the processes overlap instead of running one after another.
 	process.stdout.write('ready\n');
@@ -20,6 +23,7 @@ async function main(): Promise<void> {
 			resolve();
 		}),
 	);
+	store ??= open();
 	let conflicts = 0;
 	const appended: string[] = [];
 	for (let i = 0; i < Number(rounds); i++) {

@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test tooling: spawns processes, temporary files */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -29,10 +30,11 @@ afterAll(async () => {
 type Outcome = { conflicts: number; appended: string[] };
 
 /** Starts every worker, waits until all are ready, then lets them go at once. */
-async function race(kind: string, where: string): Promise<Outcome[]> {
+async function race(kind: string, where: string, openOnGo = false): Promise<Outcome[]> {
 	const children = Array.from({ length: PROCESSES }, (_, i) =>
 		spawn(tsx, [worker, kind, where, `${prefix}#p${i}`, String(ROUNDS)], {
 			stdio: ['pipe', 'pipe', 'inherit'],
+			env: { ...process.env, MB_OPEN_ON_GO: openOnGo ? '1' : '0' },
 		}),
 	);
 	// Every child has started (tsx takes a while, more under load) before any is let go.
@@ -80,5 +82,27 @@ describe.each([
 		expect(await store.queued('inbox', 'q', 10_000)).toHaveLength(ROUNDS);
 		// The processes really overlapped: some writes met another's first.
 		expect(outcomes.reduce((n, o) => n + o.conflicts, 0)).toBeGreaterThan(0);
+	}, 60_000);
+});
+
+describe('sqlite: a file written before records could expire', () => {
+	it('is opened by several processes at once: the column is added once, nothing is lost', async () => {
+		const file = path.join(dir, 'old.sqlite');
+		const old = new DatabaseSync(file);
+		old.exec(
+			'CREATE TABLE records (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID',
+		);
+		old.exec("INSERT INTO records VALUES ('kept', 'k', 'from before', 3)");
+		old.close();
+		// The three workers open (and migrate) the file at the same moment.
+		const outcomes = await race('sqlite', file, true);
+		const store = new SqliteStore(file);
+		try {
+			expect(await store.read('kept', 'k')).toEqual({ value: 'from before', version: 3 });
+			expect(Number((await store.read('counter', 'n'))?.value)).toBe(PROCESSES * ROUNDS);
+			expect(outcomes.flatMap((o) => o.appended)).toHaveLength(ROUNDS);
+		} finally {
+			await store.close();
+		}
 	}, 60_000);
 });
