@@ -98,8 +98,10 @@ describe('a request budget shared through Redis by several processes', () => {
 		// (The last window is left out: a process whose callers are nearly done stops asking.)
 		const share = (run: Run) =>
 			run.granted.filter((t) => t > contended && t <= firstDone - WINDOW_MS).length;
-		expect(share(a) + share(b)).toBeGreaterThanOrEqual(LIMIT);
-		expect(Math.abs(share(a) - share(b))).toBeLessThanOrEqual(2);
+		const contendedSlots = share(a) + share(b);
+		expect(contendedSlots).toBeGreaterThanOrEqual(LIMIT);
+		// Within a tenth: a process starved of the CPU on a busy machine can miss a turn or two.
+		expect(Math.abs(share(a) - share(b))).toBeLessThanOrEqual(Math.max(2, contendedSlots / 10));
 	}, 60_000);
 
 	it("serves another process's interactive request before any waiting bulk work", async () => {
