@@ -82,6 +82,14 @@ export type N8nOptions = {
 	env?: Record<string, string>;
 };
 
+/**
+ * For an n8n that is killed and started again: n8n 2.41's insights module can stop n8n from
+ * starting after a SIGKILL ("Cannot read properties of null (reading 'getTime')", recovering an
+ * execution that never started), and it does so again at every start. Users meet it too; the
+ * README's Troubleshooting gives the same setting.
+ */
+export const RESTARTABLE_ENV = { N8N_DISABLED_MODULES: 'insights' };
+
 export function n8nEnv(o: N8nOptions): NodeJS.ProcessEnv {
 	// n8n exits at once, silently, under NODE_ENV=test (which jest sets); jest's own variables go too.
 	const inherited = Object.fromEntries(

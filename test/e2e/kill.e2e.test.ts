@@ -7,6 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { prepareN8n, productionUrl } from '../../scripts/lib/demo-setup';
 import {
 	freePort,
+	RESTARTABLE_ENV,
 	startN8n,
 	waitForWebhook,
 	type N8nOptions,
@@ -50,6 +51,7 @@ describe('every accepted message handled once, in order, through SIGKILLs', () =
 			userFolder: mkdtempSync(path.join(tmpdir(), 'mb-kill-')),
 			port: await freePort(),
 			brokerPort: await freePort(),
+			env: RESTARTABLE_ENV,
 		};
 		const workflow = burstWorkflow();
 		prepareN8n(

@@ -7,6 +7,7 @@ import { Agent } from 'undici';
 import { prepareN8n, WEBHOOK_CREDENTIAL_ID, type Workflow } from '../../scripts/lib/demo-setup';
 import {
 	freePort,
+	RESTARTABLE_ENV,
 	startN8n,
 	waitForWebhook,
 	type N8nOptions,
@@ -57,6 +58,7 @@ describe('Own Port Trigger under a burst, in a real n8n', () => {
 			userFolder: mkdtempSync(path.join(tmpdir(), 'mb-port-')),
 			port: await freePort(),
 			brokerPort: await freePort(),
+			env: RESTARTABLE_ENV,
 		};
 		prepareN8n(options, { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'unused' }, BURST_SECRET, [
 			workflow(sinkUrl, port),

@@ -100,8 +100,9 @@ describe('a request budget shared through Redis by several processes', () => {
 			run.granted.filter((t) => t > contended && t <= firstDone - WINDOW_MS).length;
 		const contendedSlots = share(a) + share(b);
 		expect(contendedSlots).toBeGreaterThanOrEqual(LIMIT);
-		// Within a tenth: a process starved of the CPU on a busy machine can miss a turn or two.
-		expect(Math.abs(share(a) - share(b))).toBeLessThanOrEqual(Math.max(2, contendedSlots / 10));
+		// Within a fifth: a process starved of the CPU on a busy machine misses turns (56 / 44 seen
+		// under the full suite's load; 1 s windows); one that took the other's part would be 80 / 28.
+		expect(Math.abs(share(a) - share(b))).toBeLessThanOrEqual(Math.max(2, contendedSlots / 5));
 	}, 60_000);
 
 	it("serves another process's interactive request before any waiting bulk work", async () => {
