@@ -89,6 +89,8 @@ describe('sqlite: a file written before records could expire', () => {
 	it('is opened by several processes at once: the column is added once, nothing is lost', async () => {
 		const file = path.join(dir, 'old.sqlite');
 		const old = new DatabaseSync(file);
+		// As the store always wrote its files: in WAL mode.
+		old.exec('PRAGMA journal_mode = WAL');
 		old.exec(
 			'CREATE TABLE records (ns TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID',
 		);
