@@ -2,7 +2,7 @@ import { MessagingBotError, SendOutcomeUnknownError } from '../api/errors';
 import { performCall, type WorkflowPort } from './calls';
 import type { ConversationRecord, OutboxEntry } from './conversation';
 import type { CancellableWait } from './lease-keeper';
-import { checkSent, readsHistory, type SentCheck } from './sent-check';
+import { checkSent, type HistoryRead, type SentCheck } from './sent-check';
 import type { ClientProfile } from './templates';
 
 /** The part of the API client the engine uses; `MessagingBotClient` is one. */
@@ -14,7 +14,8 @@ export interface ScenarioApi {
 	updateTags(clientId: string, change: { add?: string[]; remove?: string[] }): Promise<unknown>;
 	/** Read when a scenario quotes the client's profile or tests tags; without it, only the id is known. */
 	getClient?(clientId: string): Promise<Partial<ClientProfile> & { id: string }>;
-	// `iterateClientMessages` (see `HistoryReader`), when present, settles replies left in doubt.
+	/** The client's message history: settles a reply a dead worker left in doubt (`sent-check.ts`). */
+	iterateClientMessages?: HistoryRead;
 }
 
 export type EffectOptions = {
@@ -88,10 +89,11 @@ async function settleFromHistory(
 		patch: { status: 'unknown', error: why ? `${stopped}: ${why}` : stopped },
 		halt: false,
 	});
-	if (!readsHistory(api) || !entry.check || entry.effect.kind !== 'reply') return unknown();
+	const read = api.iterateClientMessages?.bind(api);
+	if (!read || !entry.check || entry.effect.kind !== 'reply') return unknown();
 	let found: SentCheck;
 	try {
-		found = await checkSent(api, {
+		found = await checkSent(read, {
 			botId: record.botId,
 			clientId: record.clientId,
 			text: entry.effect.text,

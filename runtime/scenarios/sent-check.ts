@@ -14,13 +14,11 @@ export interface HistoryItem {
 	timestamp?: string;
 }
 
-/** The part of the API client the check needs; `MessagingBotClient` has it. */
-export interface HistoryReader {
-	iterateClientMessages(
-		clientId: string,
-		options?: { max?: number; pageSize?: number },
-	): AsyncIterable<HistoryItem>;
-}
+/** Reads a client's history page after page, in the service's order (`MessagingBotClient` has one). */
+export type HistoryRead = (
+	clientId: string,
+	options?: { max?: number; pageSize?: number },
+) => AsyncIterable<HistoryItem>;
 
 export type SentCheck = { sent: true; sentId?: string } | { sent: false } | { unsure: string };
 
@@ -40,16 +38,14 @@ export const CLOCK_SKEW_MS = 60_000;
  * is longer than the read allows, or an identical text carries no time to tell it by.
  */
 export async function checkSent(
-	history: HistoryReader,
+	read: HistoryRead,
 	reply: { botId: string; clientId: string; text: string; since: number },
 ): Promise<SentCheck> {
 	const from = reply.since - CLOCK_SKEW_MS;
-	let read = 0;
+	let seen = 0;
 	let undated = false;
-	for await (const item of history.iterateClientMessages(reply.clientId, {
-		max: HISTORY_READ_MAX + 1,
-	})) {
-		if (++read > HISTORY_READ_MAX)
+	for await (const item of read(reply.clientId, { max: HISTORY_READ_MAX + 1 })) {
+		if (++seen > HISTORY_READ_MAX)
 			return { unsure: `the client's history is longer than ${HISTORY_READ_MAX} messages` };
 		if (item.text !== reply.text || item.direction === 'inbound') continue;
 		if (item.bot_id !== undefined && item.bot_id !== reply.botId) continue;
@@ -60,8 +56,4 @@ export async function checkSent(
 	}
 	if (undated) return { unsure: "the client's history shows this text without a time" };
 	return { sent: false };
-}
-
-export function readsHistory(api: object): api is HistoryReader {
-	return typeof (api as Partial<HistoryReader>).iterateClientMessages === 'function';
 }
