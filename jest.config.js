@@ -9,4 +9,6 @@ module.exports = {
 	testTimeout: 30_000,
 	// Two cores: one worker runs suites that start servers without starving them.
 	maxWorkers: 2,
+	// Says at the end which n8n versions the end-to-end tests ran, and on which Node.js.
+	reporters: ['default', '<rootDir>/test/e2e/n8n-versions-reporter.js'],
 };

@@ -18,7 +18,7 @@ export function ackWorkflows(sinkUrl: string, ownPort: number): Workflow[] {
 					id: 'a1',
 					name: 'Trigger',
 					type: 'n8n-nodes-messaging-bot.messagingBotTrigger',
-					typeVersion: 1,
+					typeVersion: 2,
 					position: [0, 0],
 					webhookId: 'bench-trigger',
 					parameters: { events: ['*'], executions: 'batch', options: {} },

@@ -1,12 +1,10 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
- * The signing secret(s) of a webhook subscription, for the Messaging Bot Triggers. No test: the
- * service has no endpoint that checks a secret, so the triggers check its form when they start.
+ * The signing secret(s) of a webhook subscription, for the Messaging Bot Triggers. Tested by the
+ * triggers (`testedBy`): the service has no endpoint that checks a secret, so the test checks the
+ * secrets' form and says that is what it checked; the triggers check it again when they start.
  */
-// A test would have nothing to connect to, and n8n would still say "Connection tested
-// successfully": the triggers check the secrets' form when they start listening instead.
-// eslint-disable-next-line @n8n/community-nodes/credential-test-required
 export class MessagingBotWebhookApi implements ICredentialType {
 	name = 'messagingBotWebhookApi';
 
@@ -23,8 +21,8 @@ export class MessagingBotWebhookApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				'There is nothing to connect to here, so this credential has no test. The trigger checks the secrets when it starts listening, and the service signs every event with the secret.',
-			name: 'noTestNotice',
+				'The service signs every event with this secret. Saving tests the form of the secrets (set, no spaces at their ends, the previous one not the same); the service cannot be asked whether a secret is its own, so a different one shows as refused deliveries (401).',
+			name: 'formTestNotice',
 			type: 'notice',
 			default: '',
 		},

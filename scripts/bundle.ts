@@ -4,17 +4,21 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 
+import { bundleStudio } from './bundle-studio';
+
 const root = path.resolve(__dirname, '..');
 
 /**
  * Modules shipped once, in a file of their own that the node files require, instead of inlined
  * into each node file. The request budget registry must be one per process for every node; the
- * stores hold what n8n's scanner reports (node:sqlite, files, ioredis), loaded only when chosen.
+ * stores hold what n8n's scanner reports (node:sqlite, files, ioredis), loaded only when chosen;
+ * the Own Port Trigger's HTTP server (node:http) lives in the runtime, not in the node file.
  */
 export const SHARED_MODULES: Record<string, string> = {
 	'runtime/api/budget/registry.ts': 'dist/lib/budget.js',
 	'runtime/stores/sqlite.ts': 'dist/lib/sqlite-store.js',
 	'runtime/stores/redis.ts': 'dist/lib/redis-store.js',
+	'runtime/webhooks/listener.ts': 'dist/lib/port-listener.js',
 };
 
 /**
@@ -29,7 +33,7 @@ export const VENDORED: Record<string, string> = {
 
 /** The command-line tool: shipped apart from the node files, which never load it. */
 export const CLI: Record<string, string> = {
-	'dist/cli/scenario.js': 'runtime/scenarios/cli.ts',
+	'dist/cli/scenario.js': 'runtime/scenarios/offline/cli.ts',
 };
 
 /**
@@ -60,6 +64,8 @@ async function main(): Promise<void> {
 	// The example scenario the Scenario node imports is inlined; tsc's copy is not needed.
 	await rm(path.join(root, 'dist/examples'), { recursive: true, force: true });
 	await removeEmptyDirs(path.join(root, 'dist'));
+	// The studio page, for the browser, after the clean-up above (which keeps only node files).
+	await bundleStudio();
 }
 
 const common = {

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { format, resolveConfig } from 'prettier';
 
-import { scenarioJsonSchema } from '../runtime/scenarios/schema';
+import { scenarioJsonSchema } from '../runtime/scenarios/format/schema';
 
 /** Writes the scenario format's JSON Schema for editors; a test checks the committed file matches. */
 export const SCHEMA_FILE = path.resolve(__dirname, '../runtime/scenarios/scenario.schema.json');

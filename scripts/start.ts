@@ -1,14 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the demo launcher, never loaded by n8n */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
+import { pageDir } from '../runtime/studio/server/command';
+import { startStudio, type RunningStudio } from '../runtime/studio/server/server';
 import { startEmulator } from '../test/emulator';
-import { exampleWorkflows, prepareN8n, subscribeExamples } from './lib/demo-setup';
+import { demoGuide } from './lib/demo-guide';
+import { prepareN8n, subscribeExamples } from './lib/demo-setup';
 import { n8nCacheDir } from './lib/n8n-install';
-import { DEMO_OWNER, freePort, setupOwner, startN8n, type RunningN8n } from './lib/n8n-process';
+import { freePort, setupOwner, startN8n, type RunningN8n } from './lib/n8n-process';
 
 const DEMO_SECRET = ['whsec', 'demo', 'local'].join('_');
-
 async function portOr(preferred: number): Promise<number> {
 	const probe = await fetch(`http://127.0.0.1:${preferred}/`).then(
 		() => true,
@@ -37,13 +39,14 @@ async function main(): Promise<void> {
 	const options = { userFolder, port: await portOr(5678), brokerPort: await freePort() };
 	say('Preparing n8n: installing the package, importing credentials and example workflows…');
 	prepareN8n(options, { baseUrl: emulator.baseUrl, apiKey: emulator.apiKey }, DEMO_SECRET);
-	const running: { n8n?: RunningN8n } = {};
+	const running: { n8n?: RunningN8n; studio?: RunningStudio } = {};
 	let stopping = false;
 	const stop = async (code: number) => {
 		if (stopping) return;
 		stopping = true;
 		say('\nStopping n8n and the emulator…');
 		await running.n8n?.stop();
+		await running.studio?.close();
 		await emulator.close();
 		process.exit(code);
 	};
@@ -60,7 +63,7 @@ async function main(): Promise<void> {
 async function serve(
 	options: { userFolder: string; port: number; brokerPort: number },
 	emulator: Awaited<ReturnType<typeof startEmulator>>,
-	running: { n8n?: RunningN8n },
+	running: { n8n?: RunningN8n; studio?: RunningStudio },
 	isStopping: () => boolean,
 	say: (line?: string) => void,
 ): Promise<void> {
@@ -69,33 +72,24 @@ async function serve(
 	running.n8n = n8n;
 	await setupOwner(n8n.url);
 	await subscribeExamples(n8n.url, emulator.adminUrl, DEMO_SECRET);
+	const scenarios = path.join(__dirname, '..', 'examples', 'scenarios');
+	running.studio = await startStudio({
+		files: readdirSync(scenarios)
+			.filter((f) => f.endsWith('.json'))
+			.map((f) => path.join(scenarios, f)),
+		pageDir: pageDir(),
+		port: await portOr(5680),
+	});
 	say();
-	say(`n8n editor:   ${n8n.url}`);
-	say(`login:        ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`);
-	say(`emulator:     ${emulator.baseUrl} (admin API ${emulator.adminUrl})`);
-	say(
-		`workflows:    ${exampleWorkflows()
-			.map((w) => w.name)
-			.join('; ')}`,
-	);
-	say();
-	say('A client places an order (the workflow tags the client "customer"):');
-	say(
-		`  curl -s -X POST ${emulator.adminUrl}/events -H 'Content-Type: application/json' -d '{"event":"order.created","data":{"client_id":"cl_grace","order_id":"ord_1","total":25}}'`,
-	);
-	say('Then see the tag:');
-	say(`  curl -s ${emulator.adminUrl}/clients/cl_grace`);
-	say();
-	say(
-		'A client writes to the bot (the order-status scenario answers; try "order", an email, "1001"):',
-	);
-	say(
-		`  curl -s -X POST ${emulator.adminUrl}/inbound -H 'Content-Type: application/json' -d '{"bot_id":"bot_shop","client_id":"cl_ada","text":"hi"}'`,
-	);
-	say("Then read the bot's replies:");
-	say(`  curl -s '${emulator.adminUrl}/sent-messages?client_id=cl_ada'`);
-	say();
-	say('Ctrl-C stops everything.');
+	const guide = demoGuide({
+		n8nUrl: n8n.url,
+		baseUrl: emulator.baseUrl,
+		adminUrl: emulator.adminUrl,
+		apiKey: emulator.apiKey,
+		secret: DEMO_SECRET,
+		studioUrl: running.studio.url,
+	});
+	for (const line of guide) say(line);
 	n8n.process.once('exit', (code) => {
 		if (!isStopping()) {
 			say(

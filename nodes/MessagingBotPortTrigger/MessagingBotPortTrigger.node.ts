@@ -20,11 +20,15 @@ import {
 import {
 	deliveryOptionsProperty,
 	eventsProperty,
-	feedsScenario,
 	checkSigningSecrets,
+	refusedWhileListening,
 	signingSecrets,
 	triggerSubtitle,
 } from '../shared/delivery';
+import { botFilterProperties, selectedBots } from '../shared/botFilter';
+import { getBots } from '../shared/listSearch';
+import { scenarioInbox } from '../shared/conversationScope';
+import { messagingBotWebhookSecrets } from '../shared/secretsTest';
 import { messagingBotRedisPing, nodeStateStore, stateStoreProperty } from '../shared/stateStore';
 
 /** How long one execution may keep the next from starting (it is started anyway after). */
@@ -45,11 +49,18 @@ export class MessagingBotPortTrigger implements INodeType {
 			"Receives the service's events on a port of its own, answering within milliseconds whatever the burst",
 		defaults: { name: 'Messaging Bot Own Port Trigger' },
 		// Used as is by the editor's Docs link (the codex URL would get tracking added after the anchor).
-		documentationUrl: 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-trigger-for-bursts-messaging-bot-own-port-trigger',
+		documentationUrl:
+			'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-trigger-for-bursts-messaging-bot-own-port-trigger',
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'messagingBotWebhookApi', required: false },
+			{ name: 'messagingBotWebhookApi', required: false, testedBy: 'messagingBotWebhookSecrets' },
+			// Only to list the bots in the Bots filter.
+			{
+				name: 'messagingBotApi',
+				required: true,
+				displayOptions: { show: { botFilter: ['list'] } },
+			},
 			{
 				name: 'messagingBotRedisApi',
 				required: true,
@@ -60,7 +71,7 @@ export class MessagingBotPortTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					"This trigger listens on its own port instead of n8n's webhook URL, so bursts of hundreds of events are answered at once. In the service dashboard, add a subscription to <b>http(s)://&lt;this n8n's host&gt;:&lt;Port&gt;&lt;Path&gt;</b> (expose the port as you expose n8n). In queue mode it runs in the main process.",
+					"This trigger listens on its own port instead of n8n's webhook URL, so bursts of hundreds of events are answered at once. In the service dashboard, add a subscription to <b>http(s)://&lt;this n8n's host&gt;:&lt;Port&gt;&lt;Path&gt;</b> (expose the port as you expose n8n). In queue mode it runs in the main process. While listening in the editor, the test event the service sends when a subscription is saved is acknowledged and does not end listening (unless the option Pass Test Events is on), and a delivery with a wrong signature shows its error here.",
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -88,12 +99,13 @@ export class MessagingBotPortTrigger implements INodeType {
 				description: 'The network address to listen on; 127.0.0.1 accepts only this machine',
 			},
 			eventsProperty,
+			...botFilterProperties,
 			stateStoreProperty('the delivery IDs already seen (48 hours) and the deliveries waiting'),
 			deliveryOptionsProperty,
 		],
 	};
 
-	methods = { credentialTest: { messagingBotRedisPing } };
+	methods = { credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets }, loadOptions: { getBots } };
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
@@ -121,15 +133,18 @@ export class MessagingBotPortTrigger implements INodeType {
 			const outcome = await receiveDelivery(delivery, {
 				secrets,
 				events: this.getNodeParameter('events', ['*']) as string[],
+				bots: selectedBots(this),
 				listening,
 				passTestEvents: options.passTestEvents === true,
 				includeHeaders: options.includeHeaders === true,
 				includeRawBody: options.includeRawBody === true,
 				scope,
-				recordMessages: feedsScenario(this),
+				...scenarioInbox(this),
 				batch: true,
 				store: async () => store,
 			});
+			if (outcome.kind === 'rejected' && listening)
+				this.emitError(refusedWhileListening(this.getNode(), outcome.status, outcome.body.message));
 			if (outcome.kind !== 'accepted') return outcome;
 			if (listening)
 				this.emit([this.helpers.returnJsonArray((await outcome.items()) as IDataObject[])]);

@@ -10,6 +10,7 @@ import exampleScenario from '../../examples/scenarios/order-status.json';
 import { operationFields, operationProperty } from './actions';
 import { router } from './actions/router';
 import { messagingBotRedisPing, statePathOption, stateStoreProperty } from '../shared/stateStore';
+import { conversationScopeOption } from '../shared/conversationScope';
 
 /** The order-status example, less its editor-only schema link: a starting point users edit in place. */
 const EXAMPLE_SCENARIO = JSON.stringify(
@@ -27,23 +28,32 @@ export class MessagingBotScenario implements INodeType {
 		version: 1,
 		// The operation's name as the dropdown shows it, never its internal value.
 		subtitle:
-			'={{ {"handleMessage": "Handle Message", "fireTimers": "Run Due Work", "release": "Release to Bot", "getConversation": "Get Conversation"}[$parameter["operation"]] }}',
+			'={{ {"handleMessage": "Handle Message", "fireTimers": "Run Due Work", "release": "Release to Bot", "getConversation": "Get Conversation", "getDiagram": "Get Diagram", "testConversation": "Test Conversation"}[$parameter["operation"]] }}',
 		description:
 			'Runs a bot scenario (a state machine written as JSON) on each message a client sends, and replies',
 		defaults: { name: 'Messaging Bot Scenario' },
 		// Used as is by the editor's Docs link (the codex URL would get tracking added after the anchor).
-		documentationUrl: 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-node-messaging-bot-scenario',
+		documentationUrl:
+			'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-node-messaging-bot-scenario',
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
 		outputNames: ['Handled', 'Needs a Human'],
+		// Test Conversation and Get Diagram read the scenario alone: no account is needed to try one.
 		credentials: [
-			{ name: 'messagingBotApi', required: true },
+			{
+				name: 'messagingBotApi',
+				required: true,
+				displayOptions: { hide: { operation: ['testConversation', 'getDiagram'] } },
+			},
 			{
 				name: 'messagingBotRedisApi',
 				required: true,
 				testedBy: 'messagingBotRedisPing',
-				displayOptions: { show: { stateStore: ['redis'] } },
+				displayOptions: {
+					show: { stateStore: ['redis'] },
+					hide: { operation: ['testConversation', 'getDiagram'] },
+				},
 			},
 		],
 		properties: [
@@ -56,10 +66,13 @@ export class MessagingBotScenario implements INodeType {
 				default: EXAMPLE_SCENARIO,
 				required: true,
 				description:
-					'The scenario as JSON: what the bot says, asks and checks, and when it hands over to a person. Every problem is listed with its path when the node runs. <a href="https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-scenario-format" target="_blank">The scenario format</a>.',
+					'The scenario as JSON: what the bot says, asks and checks, and when it hands over to a person. Every problem is listed, one per line, by its place in the scenario when the node runs. <a href="https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-scenario-format" target="_blank">The scenario format</a>.',
 			},
 			...operationFields,
-			stateStoreProperty('conversations and timers'),
+			{
+				...stateStoreProperty('conversations and timers'),
+				displayOptions: { hide: { operation: ['testConversation', 'getDiagram'] } },
+			},
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -67,6 +80,7 @@ export class MessagingBotScenario implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
+					conversationScopeOption,
 					{
 						displayName: 'Keep Conversations (Days)',
 						name: 'retentionDays',
@@ -110,13 +124,34 @@ export class MessagingBotScenario implements INodeType {
 							'More scenarios (a JSON list) that this one can jump to with a "goto" action',
 					},
 					{
+						displayName: 'Reorder',
+						name: 'reorderMode',
+						type: 'options',
+						default: 'adaptive',
+						description:
+							'How a message waits for one its client wrote earlier that is still on its way, so the bot answers in the order written',
+						options: [
+							{
+								name: 'Fixed Window',
+								value: 'fixed',
+								description: 'Every message waits the whole Reorder Window before it is answered',
+							},
+							{
+								name: 'Only While Needed',
+								value: 'adaptive',
+								description:
+									'A message waits only as long as deliveries have lately been overtaking one another (a burst), never longer than the Reorder Window; while they arrive in the order written (n8n idle), the bot answers at once',
+							},
+						],
+					},
+					{
 						displayName: 'Reorder Window (Seconds)',
 						name: 'reorderWindowSeconds',
 						type: 'number',
 						default: 1,
 						typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 1 },
 						description:
-							'How long a message waits for one its client wrote earlier that is still on its way, so the bot answers in the order written. 0 answers in the order received; every second added delays each reply by as much.',
+							'The longest a message waits for one its client wrote earlier that is still on its way (with Reorder: Fixed Window, every message waits this long). 0 answers in the order received.',
 					},
 					statePathOption('conversations and timers'),
 				],

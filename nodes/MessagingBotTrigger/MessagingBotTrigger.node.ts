@@ -12,12 +12,16 @@ import { receiveDelivery } from '../../runtime/webhooks';
 import {
 	deliveryOptionsProperty,
 	eventsProperty,
-	feedsScenario,
 	checkSigningSecrets,
 	rawBytes,
-	signingSecrets,
+	refusedWhileListening,
 	triggerSubtitle,
+	webhookSigningSecrets,
 } from '../shared/delivery';
+import { botFilterProperties, selectedBots } from '../shared/botFilter';
+import { getBots } from '../shared/listSearch';
+import { scenarioInbox } from '../shared/conversationScope';
+import { messagingBotWebhookSecrets } from '../shared/secretsTest';
 import { messagingBotRedisPing, nodeStateStore, stateStoreProperty } from '../shared/stateStore';
 
 export class MessagingBotTrigger implements INodeType {
@@ -26,17 +30,27 @@ export class MessagingBotTrigger implements INodeType {
 		name: 'messagingBotTrigger',
 		icon: { light: 'file:messagingBotTrigger.svg', dark: 'file:messagingBotTrigger.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Version 2 is the same node. n8n evaluates the Webhook node's old binaryData option in its
+		// expression isolate for every request to a version-1 start node; from version 2 it does not.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: triggerSubtitle,
 		description:
 			'Starts the workflow when the messaging-bot service sends an event (new message, order, tag, …)',
 		defaults: { name: 'Messaging Bot Trigger' },
 		// Used as is by the editor's Docs link (the codex URL would get tracking added after the anchor).
-		documentationUrl: 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-trigger-messaging-bot-trigger',
+		documentationUrl:
+			'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-trigger-messaging-bot-trigger',
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'messagingBotWebhookApi', required: false },
+			{ name: 'messagingBotWebhookApi', required: false, testedBy: 'messagingBotWebhookSecrets' },
+			// Only to list the bots in the Bots filter.
+			{
+				name: 'messagingBotApi',
+				required: true,
+				displayOptions: { show: { botFilter: ['list'] } },
+			},
 			{
 				name: 'messagingBotRedisApi',
 				required: true,
@@ -57,12 +71,13 @@ export class MessagingBotTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'To connect the service: open <b>Webhook URLs</b> at the top of this panel, choose <b>Production URL</b> and copy it. In the service dashboard, open Webhooks, add a subscription with that URL, pick the events, set a secret key and save; put the same secret in this node\'s credential. To try it first: copy the <b>Test URL</b> into the subscription instead, click <b>Execute step</b> here (or <b>Test this trigger</b> on the canvas), then send an event.',
+					"To connect the service: open <b>Webhook URLs</b> at the top of this panel, choose <b>Production URL</b> and copy it. In the service dashboard, open Webhooks, add a subscription with that URL, pick the events, set a secret key and save; put the same secret in this node's credential. To try it first: copy the <b>Test URL</b> into the subscription instead, click <b>Execute step</b> here (or <b>Test this trigger</b> on the canvas), then send an event. The test event the service sends when a subscription is saved is acknowledged and does not end listening (unless the option Pass Test Events is on); a delivery with a wrong signature shows its error here.",
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
 			},
 			eventsProperty,
+			...botFilterProperties,
 			{
 				displayName: 'Executions Under Load',
 				name: 'executions',
@@ -91,7 +106,7 @@ export class MessagingBotTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { messagingBotRedisPing } };
+	methods = { credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets }, loadOptions: { getBots } };
 
 	// Subscriptions are made in the service dashboard; the service has no API for them (A34).
 	// These methods only remember which URL this workflow published, so n8n can tell it is set up.
@@ -121,36 +136,46 @@ export class MessagingBotTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const res = this.getResponseObject();
 		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const secrets = await signingSecrets(this);
-		if (secrets.length === 0)
-			this.logger.warn(
-				'Messaging Bot Trigger: no signing secret is set, so deliveries are accepted without checking who sent them',
-			);
 		const batching = this.getNodeParameter('executions', 'perDelivery') === 'batch';
-		const outcome = await receiveDelivery(
-			{
-				raw: rawBytes(this.getRequestObject().rawBody, this.getBodyData()),
-				headers: this.getHeaderData(),
-			},
-			{
-				secrets,
-				events: this.getNodeParameter('events', ['*']) as string[],
-				listening: this.getMode() === 'manual',
-				passTestEvents: options.passTestEvents === true,
-				includeHeaders: options.includeHeaders === true,
-				includeRawBody: options.includeRawBody === true,
-				scope: this.getWorkflow().id ?? 'workflow',
-				recordMessages: feedsScenario(this),
-				batch: batching,
-				store: async () =>
-					await nodeStateStore(
-						this,
-						this.getNodeParameter('stateStore', 'sqlite') as string,
-						options.statePath,
-					),
-			},
-		);
+		const receive = async (secrets: string[]) => {
+			if (secrets.length === 0)
+				this.logger.warn(
+					'Messaging Bot Trigger: no signing secret is set, so deliveries are accepted without checking who sent them',
+				);
+			return await receiveDelivery(
+				{
+					raw: rawBytes(this.getRequestObject().rawBody, this.getBodyData()),
+					headers: this.getHeaderData(),
+				},
+				{
+					secrets,
+					events: this.getNodeParameter('events', ['*']) as string[],
+					bots: selectedBots(this),
+					listening: this.getMode() === 'manual',
+					passTestEvents: options.passTestEvents === true,
+					includeHeaders: options.includeHeaders === true,
+					includeRawBody: options.includeRawBody === true,
+					scope: this.getWorkflow().id ?? 'workflow',
+					...scenarioInbox(this),
+					batch: batching,
+					store: async () =>
+						await nodeStateStore(
+							this,
+							this.getNodeParameter('stateStore', 'sqlite') as string,
+							options.statePath,
+						),
+				},
+			);
+		};
+		// Listening in the editor, where secrets are tried out, they are always read afresh.
+		let outcome = await receive(await webhookSigningSecrets(this, this.getMode() === 'manual'));
+		// Not signed with the secrets kept: they may have changed since they were read.
+		if (outcome.kind === 'rejected' && outcome.status === 401)
+			outcome = await receive(await webhookSigningSecrets(this, true));
 		if (outcome.kind === 'rejected') {
+			// Thrown, n8n shows it on the trigger in the editor (and answers the service 500).
+			if (this.getMode() === 'manual')
+				throw refusedWhileListening(this.getNode(), outcome.status, outcome.body.message);
 			res.writeHead(outcome.status, { 'Content-Type': 'application/json' });
 			res.end(JSON.stringify(outcome.body));
 			return { noWebhookResponse: true };

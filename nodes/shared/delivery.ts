@@ -1,4 +1,9 @@
-import { NodeOperationError, type FunctionsBase, type INodeProperties } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type FunctionsBase,
+	type INode,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { EVENT_TYPES } from '../../runtime/webhooks';
 import { statePathOption } from './stateStore';
@@ -47,7 +52,7 @@ export const deliveryOptionsProperty: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether the test event the service sends when a subscription is saved starts the workflow (it always does while listening in the editor)',
+				'Whether the test event the service sends when a subscription is saved starts the workflow, and ends listening in the editor. Off, it is acknowledged and listening goes on until a real event.',
 		},
 		statePathOption('delivery IDs already seen'),
 	],
@@ -62,8 +67,8 @@ type Secrets = { secret?: string; previousSecret?: string };
 
 /**
  * What is wrong with the form of the webhook credential's secrets, naming the field; null when
- * nothing. Nothing can be connected to test a secret (the service has no endpoint for it), so
- * the credential has no test: the triggers check this when they start listening.
+ * nothing. Nothing can be connected to test a secret (the service has no endpoint for it): the
+ * credential's test (secretsTest.ts) and the triggers, when they start listening, check this.
  */
 export function secretsProblem({ secret, previousSecret }: Secrets): string | null {
 	const spaced = (s?: string) => s !== undefined && s !== '' && s.trim() !== s;
@@ -88,18 +93,6 @@ export async function checkSigningSecrets(ctx: Context): Promise<void> {
 
 type Context = Pick<FunctionsBase, 'getNode' | 'getCredentials' | 'getChildNodes'>;
 
-/** A Scenario node handling messages follows this trigger: messages go to its inboxes. */
-export function feedsScenario(ctx: Context): boolean {
-	return ctx
-		.getChildNodes(ctx.getNode().name, { includeNodeParameters: true })
-		.some(
-			(node) =>
-				node.type.endsWith('.messagingBotScenario') &&
-				!node.disabled &&
-				(node.parameters?.operation ?? 'handleMessage') === 'handleMessage',
-		);
-}
-
 export async function signingSecrets(ctx: Context): Promise<string[]> {
 	const node = ctx.getNode();
 	if (!node.credentials?.messagingBotWebhookApi) return [];
@@ -110,10 +103,51 @@ export async function signingSecrets(ctx: Context): Promise<string[]> {
 	return [secret, previousSecret].filter((s): s is string => typeof s === 'string' && s.length > 0);
 }
 
+/** How long a webhook keeps the signing secrets it read. */
+const SECRETS_KEPT_MS = 60_000;
+const keptSecrets = new Map<string, { secrets: string[]; until: number }>();
+
+/**
+ * The signing secrets for a delivery through n8n's webhook URL. Reading a credential there costs
+ * n8n a fresh expression isolate each time, so they are kept for a minute per credential;
+ * `fresh` reads them again (a delivery that does not match the kept ones may be signed with a
+ * secret changed since). A secret removed from the credential is refused at most a minute later.
+ */
+export async function webhookSigningSecrets(ctx: Context, fresh = false): Promise<string[]> {
+	const ref = ctx.getNode().credentials?.messagingBotWebhookApi;
+	if (!ref) return [];
+	const key = ref.id ?? ref.name;
+	const kept = keptSecrets.get(key);
+	if (!fresh && kept && kept.until > Date.now()) return kept.secrets;
+	const secrets = await signingSecrets(ctx);
+	keptSecrets.set(key, { secrets, until: Date.now() + SECRETS_KEPT_MS });
+	return secrets;
+}
+
 /** The exact bytes that were signed: n8n keeps them as `rawBody`. */
 export function rawBytes(rawBody: unknown, parsed: unknown): Uint8Array {
 	if (rawBody instanceof Uint8Array) return rawBody;
 	if (typeof rawBody === 'string') return Buffer.from(rawBody, 'utf8');
 	// Without the raw bytes the signature cannot match; re-serialising is the best remaining guess.
 	return Buffer.from(JSON.stringify(parsed ?? {}), 'utf8');
+}
+
+/**
+ * A delivery refused while listening in the editor, as an error the editor shows on the trigger:
+ * otherwise the service alone would see the refusal, and the user would wait for nothing.
+ */
+export function refusedWhileListening(
+	node: INode,
+	status: number,
+	reason: string,
+): NodeOperationError {
+	const detail = reason.replace(/^Rejected: /, '');
+	if (status === 401)
+		return new NodeOperationError(node, `A delivery was refused: ${detail}`, {
+			description:
+				"The service signs each delivery with the secret key of its subscription, and this trigger checks it with Signing Secret. Copy the subscription's secret from the service dashboard into this trigger's Messaging Bot Webhook API credential, then listen again. Nothing was started.",
+		});
+	return new NodeOperationError(node, `A delivery was refused: ${detail}`, {
+		description: 'The request does not look like a delivery of the service. Nothing was started.',
+	});
 }

@@ -99,7 +99,7 @@ function hintFor(error: MessagingBotError): string {
 		return `The service had a problem on its side.${retries(error)} Try again in a few minutes.`;
 	}
 	if (error instanceof NetworkError) {
-		return `Could not reach the service.${retries(error)} Check the Base URL in the credential and that this n8n can reach it.`;
+		return `Could not reach the service: it may be down, or the Base URL in the credential may be wrong.${retries(error)} Check the Base URL and that this n8n can reach it, or try again in a few minutes.`;
 	}
 	if (error instanceof RepeatedPageError) {
 		return 'The service seems to ignore the offset of a page, so the results cannot be read to the end. Turn off Return All and set a Limit (up to 1,000) to get the first page.';
@@ -111,6 +111,17 @@ function hintFor(error: MessagingBotError): string {
 		return error.details.map(describeIssue).join('; ');
 	}
 	return "Check the node's parameters.";
+}
+
+/**
+ * An error of a list in the panel (bots, clients): the list shows only the message, so the message
+ * is the plain words a node's error gives as its hint ("Could not reach the service: it may be
+ * down…"), not the technical cause.
+ */
+export function listError(node: INode, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof MessagingBotError && !(error instanceof ValidationError))
+		return new NodeOperationError(node, hintFor(error), { description: error.message });
+	return toNodeError(node, error, 0);
 }
 
 /** Turns any error of the runtime into the n8n error a user sees on the node, with a hint. */

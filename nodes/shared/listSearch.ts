@@ -1,5 +1,10 @@
-import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
+import { listError } from './errors';
 import { clientFor } from './transport';
 
 /** Bots for the resource locator, filtered by name or ID as the user types. */
@@ -7,7 +12,9 @@ export async function searchBots(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const bots = await (await clientFor(this, 'interactive')).listBots();
+	const bots = await (await clientFor(this, 'interactive')).listBots().catch((error: unknown) => {
+		throw listError(this.getNode(), error);
+	});
 	const needle = filter?.toLowerCase() ?? '';
 	return {
 		results: bots
@@ -32,7 +39,11 @@ export async function searchClients(
 	const offset = Number(paginationToken ?? 0) || 0;
 	const text = filter?.trim() ?? '';
 	const byEmail = text.includes('@');
-	const clients = await api.searchClients(byEmail ? { email: text } : {}, { limit: 100, offset });
+	const clients = await api
+		.searchClients(byEmail ? { email: text } : {}, { limit: 100, offset })
+		.catch((error: unknown) => {
+			throw listError(this.getNode(), error);
+		});
 	const needle = byEmail ? '' : text.toLowerCase();
 	const label = (c: (typeof clients)[number]) =>
 		[[c.first_name, c.last_name].filter(Boolean).join(' '), c.email ?? c.phone ?? c.id]
@@ -47,4 +58,10 @@ export async function searchClients(
 			.map((c) => ({ name: label(c), value: c.id })),
 		paginationToken: clients.length === 100 ? String(offset + 100) : undefined,
 	};
+}
+
+/** Bots for a multi-select (the triggers' Bots filter). */
+export async function getBots(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const { results } = await searchBots.call(this);
+	return results.map((r) => ({ name: r.name, value: r.value }));
 }

@@ -150,7 +150,7 @@ export function interpret(status: number, text: string): Outcome {
 	};
 }
 
-export function errorFor(
+function errorFor(
 	status: number,
 	message: string | undefined,
 	code: string | undefined,
@@ -223,7 +223,7 @@ function errorCode(body: unknown): string | undefined {
 	return typeof code === 'string' ? code : undefined;
 }
 
-export function fieldDetails(body: unknown): FieldIssue[] {
+function fieldDetails(body: unknown): FieldIssue[] {
 	const details = isObject(body) && isObject(body.error) ? body.error.details : undefined;
 	if (!Array.isArray(details)) return [];
 	return details.filter(

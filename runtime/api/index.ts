@@ -6,4 +6,5 @@ export * from './budget';
 export type { PageOptions, PageReader } from './pagination';
 export { MAX_RETRY_AFTER_MS } from './retry-after';
 export * from './schemas';
+export { changeTags } from './tag-change';
 export * from './transport';

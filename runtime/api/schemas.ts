@@ -20,6 +20,9 @@ export const LIMITS = {
 	rateWindowMs: 60_000,
 } as const;
 
+/** 16384 → "16,384": a count as people read it. */
+const count = (n: number) => n.toLocaleString('en-US');
+
 /** Size of custom fields as the service measures it: compact JSON, UTF-8 bytes (A20). */
 export function jsonBytes(value: unknown): number {
 	return new TextEncoder().encode(JSON.stringify(value)).length;
@@ -56,12 +59,14 @@ export const email = z
 	.max(254, 'must be at most 254 characters')
 	.email('must be a valid email address, like name@example.com');
 
+/** Spaces, dashes, dots and brackets as people write a number: "+44 7911 123456" is tidied. */
 export const phone = z
 	.string()
 	.trim()
+	.overwrite((value) => value.replace(/[\s\-.()]/g, ''))
 	.regex(
 		/^\+[1-9]\d{6,14}$/,
-		'must be in international format: a plus sign, then 7 to 15 digits with no spaces (e.g. +442071234567)',
+		'must be in international format: a plus sign, then 7 to 15 digits (e.g. +44 7911 123456)',
 	);
 
 const customFields = z
@@ -71,7 +76,7 @@ const customFields = z
 		if (bytes > LIMITS.customFieldsBytes) {
 			ctx.addIssue({
 				code: 'custom',
-				message: `must be at most ${LIMITS.customFieldsBytes} bytes as compact JSON (this is ${bytes} bytes)`,
+				message: `are too large: ${count(bytes)} bytes, and the service takes at most ${count(LIMITS.customFieldsBytes)} (16 KB, counted as compact JSON). Keep fewer or shorter fields`,
 			});
 		}
 	});
@@ -96,7 +101,13 @@ export const schemas = {
 			.string('must be text')
 			// A text of spaces shows as an empty message: refused like an empty one.
 			.refine((s) => s.trim().length > 0, 'must not be empty or only spaces')
-			.max(LIMITS.textChars, `must be at most ${LIMITS.textChars} characters`),
+			.superRefine((value, ctx) => {
+				if (value.length > LIMITS.textChars)
+					ctx.addIssue({
+						code: 'custom',
+						message: `is too long: ${count(value.length)} characters, and the service sends at most ${count(LIMITS.textChars)}. Shorten it, or send it as two messages`,
+					});
+			}),
 		type: z.literal('text', 'must be "text"').optional(),
 	}),
 	statsPeriod: z

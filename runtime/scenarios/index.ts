@@ -1,15 +1,21 @@
-export * from './compile';
-export type { CallResult, WorkflowPort } from './calls';
-export * from './conversation';
-export { renderDiagram } from './diagram';
-export * from './engine';
-export * from './inbox';
-export { KeyedQueue } from './keyed-queue';
-export type { CancellableWait } from './lease-keeper';
-export { timerWait } from './timer-wait';
-export { RecordingApi, type RecordedCall } from './recording-api';
-export { rehearse, type Rehearsal } from './rehearse';
-export { calledWorkflows } from './walk';
-export * from './schema';
-export type { ClientProfile, MessageFields } from './templates';
-export * from './validate';
+/**
+ * What the Scenario node and the benchmarks use of the scenario runtime; the CLI and the tests
+ * import the layers themselves.
+ */
+export { ScenarioValidationError, formatIssue } from './format/issue';
+export type { ClientProfile } from './format/templates';
+export { calledWorkflows } from './format/walk';
+export { compileScenario, type CompiledScenario, type PersistedSnapshot } from './machine/compile';
+export type { WorkflowPort } from './durability/workflow-call';
+export type { TimerResult } from './engine/due';
+export { conversationScope } from './engine/carry-over';
+export { ScenarioEngine, type DueWork } from './engine/engine';
+export type { MessageReceived } from './engine/inbox';
+export type { HandleResult, LatePolicy } from './engine/results';
+export type { ReorderMode, ReorderSettings } from './engine/release-policy';
+export { renderDiagram } from './offline/diagram';
+export { RecordingApi } from './offline/recording-api';
+export { rehearse } from './offline/rehearse';
+export { timerWait } from './offline/timer-wait';
+export { issuesInWords, jsonErrorInWords } from './format/wording';
+export { scenarioWarnings } from './format/warnings';

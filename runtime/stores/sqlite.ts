@@ -213,10 +213,10 @@ function nodeSqlite(): typeof import('node:sqlite') {
 }
 
 /** The first Node.js releases with node:sqlite without a flag (22.13 and 23.4). */
-export const SQLITE_NODE = '22.13';
+const SQLITE_NODE = '22.13';
 
 /** Beside n8n's own database: <N8N_USER_FOLDER or home>/.n8n/messaging-bot/state.sqlite. */
-export function defaultStatePath(): string {
+function defaultStatePath(): string {
 	return path.join(
 		process.env.N8N_USER_FOLDER ?? homedir(),
 		'.n8n',

@@ -1,4 +1,4 @@
-import { inboxNamespace } from '../scenarios/inbox';
+import { inboxNamespace } from '../scenarios/engine/inbox';
 import type { StateStore } from '../stores/types';
 
 /**

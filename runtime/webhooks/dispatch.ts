@@ -7,7 +7,7 @@ import type { StateStore } from '../stores/types';
  * once, as without batching.
  */
 
-export function dispatchNamespace(scope: string): string {
+function dispatchNamespace(scope: string): string {
 	return `dispatch:${scope}`;
 }
 

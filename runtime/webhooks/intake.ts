@@ -4,7 +4,7 @@ import {
 	inboxNamespace,
 	inboxQueue,
 	type MessageReceived,
-} from '../scenarios/inbox';
+} from '../scenarios/engine/inbox';
 import type { StateStore } from '../stores/types';
 import { claimDelivery, DEFAULT_DEDUPE_TTL_MS } from './dedupe';
 import { queueForExecution, takeBatch } from './dispatch';
@@ -29,8 +29,18 @@ export interface IntakeOptions {
 	secrets: string[];
 	/** Event types that start the workflow; "*" for all. */
 	events: string[];
-	/** Listening in the editor: every event shows, the test event included; nothing is recorded. */
+	/**
+	 * The bots whose events start the workflow; empty or absent for all. An event that names
+	 * another bot (its `bot_id`) is acknowledged and ignored; events of no bot (orders, clients)
+	 * pass, since the service's subscriptions are per account.
+	 */
+	bots?: readonly string[];
+	/** Listening in the editor: nothing is recorded. */
 	listening: boolean;
+	/**
+	 * The test event the service sends when a subscription is saved starts the workflow; off, it is
+	 * acknowledged, and listening in the editor goes on for the next event.
+	 */
 	passTestEvents: boolean;
 	/** Keeps the workflow's deliveries apart from other workflows' in the store. */
 	scope: string;
@@ -41,6 +51,8 @@ export interface IntakeOptions {
 	 * the answer can go at once and the message survives whatever happens to the execution.
 	 */
 	recordMessages: boolean;
+	/** The scope of that Scenario node's conversations (default: `scope`). */
+	inboxScope?: string;
 	/** Batch deliveries under load: an execution carries every delivery accepted and not yet taken. */
 	batch: boolean;
 	/** Add the request headers, or the raw body, to the item. */
@@ -69,7 +81,7 @@ export type IntakeOutcome =
 export type AckBody = {
 	received: true;
 	started: boolean;
-	reason?: 'test event' | 'event not selected' | 'already received';
+	reason?: 'test event' | 'event not selected' | 'bot not selected' | 'already received';
 	delivery_id?: string;
 };
 
@@ -111,8 +123,9 @@ export async function receiveDelivery(
 		body: { received: true, started: false, reason, delivery_id: deliveryId },
 	});
 	const isTest = envelope.event === TEST_EVENT;
-	if (isTest ? !(options.listening || options.passTestEvents) : !selected(envelope, options))
+	if (isTest ? !options.passTestEvents : !selected(envelope, options))
 		return ignored(isTest ? 'test event' : 'event not selected');
+	if (!forSelectedBot(envelope, options.bots)) return ignored('bot not selected');
 	const item = deliveryItem(envelope, deliveryId, delivery, options);
 	const accepted = (answerFirst: boolean, items: () => Promise<object[]>): IntakeOutcome => ({
 		kind: 'accepted',
@@ -136,6 +149,12 @@ function selected(envelope: Envelope, options: IntakeOptions): boolean {
 	return options.events.includes('*') || options.events.includes(envelope.event);
 }
 
+function forSelectedBot(envelope: Envelope, bots: readonly string[] | undefined): boolean {
+	const bot = envelope.data.bot_id;
+	if (!bots || bots.length === 0 || typeof bot !== 'string') return true;
+	return bots.includes(bot);
+}
+
 /**
  * Records the delivery: its claims (48 hours) and, for a message bound for a Scenario node, its
  * place in the conversation's inbox, in one atomic write; with batching, its item in the dispatch
@@ -156,7 +175,7 @@ async function record(
 	if (isMessage && options.recordMessages) {
 		const message = envelope.data as MessageReceived;
 		const seq = await store.enqueue(
-			inboxNamespace(options.scope),
+			inboxNamespace(options.inboxScope ?? options.scope),
 			inboxQueue(message),
 			claims,
 			encodeInbound(message),

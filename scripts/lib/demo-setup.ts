@@ -121,5 +121,13 @@ export function prepareN8n(
 	const workflowsFile = path.join(o.userFolder, 'workflows.json');
 	writeFileSync(workflowsFile, JSON.stringify(workflows));
 	n8nCli(o, ['import:workflow', `--input=${workflowsFile}`]);
-	for (const workflow of workflows) n8nCli(o, ['publish:workflow', `--id=${workflow.id}`]);
+	// n8n 2.x publishes a workflow; n8n 1.x activates it (it has no publish command).
+	const legacy = o.n8nVersion?.startsWith('1.') ?? false;
+	for (const workflow of workflows)
+		n8nCli(
+			o,
+			legacy
+				? ['update:workflow', `--id=${workflow.id}`, '--active=true']
+				: ['publish:workflow', `--id=${workflow.id}`],
+		);
 }

@@ -1,11 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- dev tooling: runs a real n8n, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- dev tooling: runs a real n8n, never loaded by n8n */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { ensureN8n } from './n8n-install';
+import { ensureN8n, ensureNode, N8N_1_NODE, N8N_VERSION } from './n8n-install';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -13,6 +13,17 @@ const root = path.resolve(__dirname, '../..');
 export function node24(): string {
 	const major = Number(process.versions.node.split('.')[0]);
 	return major >= 24 ? process.execPath : path.join(root, 'node_modules/node/bin/node');
+}
+
+/** The Node.js that runs an n8n version: Node 24 for 2.x (which needs it), Node 22 for 1.x. */
+export function nodeFor(n8nVersion: string): string {
+	return n8nVersion.startsWith('1.') ? ensureNode(N8N_1_NODE) : node24();
+}
+
+/** "2.41.1 on Node.js 24.9.0": which n8n ran, and on which Node.js. */
+export function runtimeLabel(n8nVersion: string): string {
+	const node = execFileSync(nodeFor(n8nVersion), ['--version'], { encoding: 'utf8' }).trim();
+	return `${n8nVersion} on Node.js ${node.replace(/^v/, '')}`;
 }
 
 export async function freePort(): Promise<number> {
@@ -80,6 +91,8 @@ export type N8nOptions = {
 	port: number;
 	brokerPort: number;
 	env?: Record<string, string>;
+	/** The n8n version to run (installed on first use); the current one unless said. */
+	n8nVersion?: string;
 };
 
 /**
@@ -116,11 +129,18 @@ export function n8nEnv(o: N8nOptions): NodeJS.ProcessEnv {
 
 /** Runs an n8n CLI command (import, publish…) against a stopped instance's user folder. */
 export function n8nCli(o: N8nOptions, args: string[]): string {
-	return execFileSync(node24(), [ensureN8n(), ...args], {
-		env: n8nEnv(o),
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const version = o.n8nVersion ?? N8N_VERSION;
+	try {
+		return execFileSync(nodeFor(version), [ensureN8n(undefined, version), ...args], {
+			env: n8nEnv(o),
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+	} catch (error) {
+		// What n8n said, not only that the command failed.
+		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+		throw new Error(`n8n ${version} ${args[0]} failed:\n${stderr ?? ''}${stdout ?? ''}`.trim());
+	}
 }
 
 export type RunningN8n = {
@@ -139,7 +159,8 @@ export async function startN8n(
 	command: 'start' | 'worker' | 'webhook' = 'start',
 ): Promise<RunningN8n> {
 	// Its own process group, so stop() reaches the task runners n8n starts as well.
-	const child = spawn(node24(), [ensureN8n(), command], {
+	const version = o.n8nVersion ?? N8N_VERSION;
+	const child = spawn(nodeFor(version), [ensureN8n(undefined, version), command], {
 		env: n8nEnv(o),
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,

@@ -1,8 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: real timers, never loaded by n8n */
-import { createHmac } from 'node:crypto';
-
 import { MemoryStore } from '../../runtime/stores';
 import { Dispatcher, receiveDelivery, startListener, type Answer } from '../../runtime/webhooks';
+import { signedDelivery } from '../helpers/deliveries';
 
 const SECRET = ['whsec', 'listener'].join('_');
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -35,23 +34,15 @@ async function ownPort(run: (items: object[]) => Promise<void>, store = new Memo
 }
 
 function post(url: string, i: number): Promise<{ status: number; ms: number }> {
-	const body = JSON.stringify({
-		event: 'order.created',
-		data: { client_id: 'cl_ada', order_id: `ord_${i}` },
-		webhook_id: 'wh_1',
-		timestamp: new Date().toISOString(),
-	});
+	const { body, headers } = signedDelivery(
+		SECRET,
+		'order.created',
+		{ client_id: 'cl_ada', order_id: `ord_${i}` },
+		`dlv_${i}`,
+		'wh_1',
+	);
 	const started = performance.now();
-	return fetch(url, {
-		method: 'POST',
-		headers: {
-			'Content-Type': 'application/json',
-			'X-Service-Event': 'order.created',
-			'X-Service-Delivery-ID': `dlv_${i}`,
-			'X-Service-Signature': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
-		},
-		body,
-	}).then(async (res) => {
+	return fetch(url, { method: 'POST', headers, body }).then(async (res) => {
 		await res.arrayBuffer();
 		return { status: res.status, ms: performance.now() - started };
 	});

@@ -13,8 +13,8 @@ import {
 } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
+import { busiestWindow } from '../helpers/busiest-window';
 import {
-	busiestWindow,
 	isTagUpdate,
 	jobWorkflow,
 	optimumMs,

@@ -4,6 +4,7 @@ import {
 	WEBHOOK_CREDENTIAL_ID,
 	type Workflow,
 } from '../../scripts/lib/demo-setup';
+import { conversationScope } from '../../runtime/scenarios/engine/carry-over';
 import type { RunningEmulator } from '../emulator';
 import { admin, sentTexts } from '../helpers/emulator';
 import { until } from './conversation';
@@ -28,6 +29,8 @@ export function stepsScenario(): string {
 }
 
 export const BURST_WORKFLOW_ID = 'mbKillBurst00001';
+/** Where the store keeps the burst's conversations: its scenario's. */
+export const BURST_SCOPE = conversationScope('steps');
 export const BURST_HOOK = 'messaging-bot-burst';
 
 /** Trigger → Scenario, and a Schedule Trigger every 5 s → Run Due Work. */

@@ -16,7 +16,7 @@ import {
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
 import {
-	BURST_WORKFLOW_ID,
+	BURST_SCOPE,
 	burstWorkflow,
 	expectKept,
 	killPlan,
@@ -147,7 +147,7 @@ function storedSteps(o: N8nOptions): Stored {
 		return storedFrom(
 			db
 				.prepare('SELECT key, value FROM records WHERE ns = ?')
-				.all(`scenario:${BURST_WORKFLOW_ID}`) as Array<{ key: string; value: string }>,
+				.all(`scenario:${BURST_SCOPE}`) as Array<{ key: string; value: string }>,
 		);
 	} finally {
 		db.close();
@@ -166,12 +166,12 @@ function explain(o: N8nOptions, messageIds: string[]): string {
 				const key = `bot_shop:${client}`;
 				const row = db
 					.prepare('SELECT value, version, expires FROM records WHERE ns = ? AND key = ?')
-					.get(`scenario:${BURST_WORKFLOW_ID}`, key) as
+					.get(`scenario:${BURST_SCOPE}`, key) as
 					| { value: string; version: number; expires: number }
 					| undefined;
 				const entries = db
 					.prepare('SELECT seq, at, value FROM inbox WHERE ns = ? AND queue = ?')
-					.all(`inbox:${BURST_WORKFLOW_ID}`, key) as Array<{
+					.all(`inbox:${BURST_SCOPE}`, key) as Array<{
 					seq: number;
 					at: number;
 					value: string;
@@ -182,7 +182,7 @@ function explain(o: N8nOptions, messageIds: string[]): string {
 				const record = row ? (JSON.parse(row.value) as Record<string, unknown>) : undefined;
 				const inbox = db
 					.prepare('SELECT COUNT(*) AS n FROM inbox WHERE ns = ? AND queue = ?')
-					.get(`inbox:${BURST_WORKFLOW_ID}`, key) as { n: number };
+					.get(`inbox:${BURST_SCOPE}`, key) as { n: number };
 				return `${id}: now ${Date.now()} version ${row?.version} expires ${row?.expires} updatedAt ${String(record?.updatedAt)} queued ${JSON.stringify(queued)} inbox ${inbox.n}, state ${JSON.stringify((record?.snapshot as { value?: string })?.value)}, handled ${JSON.stringify(record?.handled)}, outbox ${JSON.stringify(record?.outbox)}`;
 			})
 			.join('\n');

@@ -1,9 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
-import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 
 import {
 	exampleWorkflows,
@@ -12,8 +10,10 @@ import {
 	productionUrl,
 	type Workflow,
 } from '../../scripts/lib/demo-setup';
+import { N8N_VERSION } from '../../scripts/lib/n8n-install';
 import {
 	freePort,
+	runtimeLabel,
 	setupOwner,
 	startN8n,
 	waitForWebhook,
@@ -21,33 +21,25 @@ import {
 	type RunningN8n,
 } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
+import { signedDelivery } from '../helpers/deliveries';
 import { admin } from '../helpers/emulator';
 import { clientOf, until } from './conversation';
+import {
+	executions,
+	redeliver,
+	SECRET,
+	settledExecutions,
+	subscribe,
+	tagsAfterOrder,
+} from './core';
 import { BROKEN, callsBot, SLOW } from './workflow-steps';
 
 jest.setTimeout(300_000);
 
-const SECRET = ['whsec', 'e2e', 'secret'].join('_');
-
-/** Executions as n8n recorded them, read from its own database. */
-function executions(
-	userFolder: string,
-	workflowId: string,
-): Array<{ id: number; status: string; mode: string }> {
-	const db = new DatabaseSync(path.join(userFolder, '.n8n', 'database.sqlite'), { readOnly: true });
-	try {
-		return db
-			.prepare('SELECT id, status, mode FROM execution_entity WHERE workflowId = ? ORDER BY id')
-			.all(workflowId) as Array<{ id: number; status: string; mode: string }>;
-	} finally {
-		db.close();
-	}
-}
-
 // A real n8n 2.x with the packed package installed as a community package, the example
 // workflows imported and published, and the emulator delivering signed webhooks to n8n's
 // production URLs.
-describe('in a real n8n', () => {
+describe(`in a real n8n ${runtimeLabel(N8N_VERSION)}`, () => {
 	let emulator: RunningEmulator;
 	let n8n: RunningN8n;
 	let options: N8nOptions;
@@ -80,13 +72,7 @@ describe('in a real n8n', () => {
 			[botUrl, 'message.received'],
 		]) {
 			await waitForWebhook(url);
-			const saved = await admin<{ test_delivery: { state: string } }>(
-				emulator,
-				'POST',
-				'/subscriptions',
-				{ url, secret: SECRET, events: [event] },
-			);
-			expect(saved.body.data.test_delivery.state).toBe('delivered');
+			expect(await subscribe(emulator, url, [event])).toBe('delivered');
 		}
 	}, 900_000);
 
@@ -97,43 +83,20 @@ describe('in a real n8n', () => {
 	});
 
 	it('marketer: order.created → Trigger → Update Tags puts "customer" on that client', async () => {
-		await admin(emulator, 'POST', '/events', {
-			event: 'order.created',
-			data: { client_id: 'cl_alan', order_id: 'ord_e2e_1', total: 42 },
-		});
-		await admin(emulator, 'POST', '/settle');
-		const tags = await until(
-			async () =>
-				(await admin<{ tags: string[] }>(emulator, 'GET', '/clients/cl_alan')).body.data.tags,
-			(t) => t.includes('customer'),
-		);
-		expect(tags).toContain('customer');
-		const runs = await until(
-			() => executions(options.userFolder, orders.id),
-			(r) => r.length >= 1 && r.every((e) => e.status !== 'running' && e.status !== 'new'),
-		);
-		expect(runs).toEqual([expect.objectContaining({ status: 'success', mode: 'webhook' })]);
+		expect(await tagsAfterOrder(emulator, 'cl_alan', 'ord_e2e_1')).toContain('customer');
+		expect(await settledExecutions(options.userFolder, orders.id)).toEqual([expect.objectContaining({ status: 'success', mode: 'webhook' })]);
 	});
 
 	it('a forged signature gets 401 and no execution', async () => {
 		const before = executions(options.userFolder, orders.id).length;
-		const body = JSON.stringify({
-			event: 'order.created',
-			data: { client_id: 'cl_linus' },
-			webhook_id: 'wh_forged',
-			timestamp: new Date().toISOString(),
-		});
-		const forged = `sha256=${createHmac('sha256', 'not-the-secret').update(body).digest('hex')}`;
-		const res = await fetch(ordersUrl, {
-			method: 'POST',
-			headers: {
-				'Content-Type': 'application/json',
-				'X-Service-Event': 'order.created',
-				'X-Service-Delivery-ID': 'dlv_forged',
-				'X-Service-Signature': forged,
-			},
-			body,
-		});
+		const forged = signedDelivery(
+			'not-the-secret',
+			'order.created',
+			{ client_id: 'cl_linus' },
+			'dlv_forged',
+			'wh_forged',
+		);
+		const res = await fetch(ordersUrl, { method: 'POST', ...forged });
 		expect(res.status).toBe(401);
 		await new Promise((r) => setTimeout(r, 1_000));
 		expect(executions(options.userFolder, orders.id)).toHaveLength(before);
@@ -149,27 +112,9 @@ describe('in a real n8n', () => {
 			data: { client_id: 'cl_katherine', order_id: 'ord_e2e_2' },
 		});
 		await admin(emulator, 'POST', '/settle');
-		const [deliveryId] = body.data.delivery_ids;
-		const original = (
-			await admin<{
-				attempts: Array<{ request: { headers: Record<string, string>; body: string } }>;
-			}>(emulator, 'GET', `/deliveries/${deliveryId}`)
-		).body.data.attempts[0].request;
-		// The service's redelivery: the same delivery id, a new timestamp, a new signature.
-		const again = original.body.replace(
-			/"timestamp":"[^"]+"/,
-			`"timestamp":"${new Date().toISOString()}"`,
-		);
-		const headers = {
-			...original.headers,
-			'X-Service-Signature': `sha256=${createHmac('sha256', SECRET).update(again).digest('hex')}`,
-		};
-		const answers = await Promise.all(
-			Array.from({ length: 5 }, () =>
-				fetch(ordersUrl, { method: 'POST', headers, body: again }).then((r) => r.status),
-			),
-		);
-		expect(answers).toEqual([200, 200, 200, 200, 200]);
+		expect(await redeliver(emulator, ordersUrl, body.data.delivery_ids[0])).toEqual([
+			200, 200, 200, 200, 200,
+		]);
 		await new Promise((r) => setTimeout(r, 1_500));
 		const runs = await until(
 			() => executions(options.userFolder, orders.id),
@@ -242,6 +187,46 @@ describe('in a real n8n', () => {
 			expect(await write('4242', 2)).toEqual([
 				'I could not find order 4242 among your orders.',
 				'Which order number should I look for? Type "human" to talk to a person.',
+			]);
+		});
+	});
+
+	describe('the demo: two bots, each answered by its own workflow only', () => {
+		beforeAll(async () => {
+			// As npm start: both example bots subscribed to every message of the account.
+			const faqUrl = productionUrl(
+				n8n.url,
+				exampleWorkflows().find((w) => w.id === 'mbFaqBot00000001') as Workflow,
+			);
+			await waitForWebhook(faqUrl);
+			await admin(emulator, 'POST', '/subscriptions', {
+				url: faqUrl,
+				secret: SECRET,
+				events: ['message.received'],
+			});
+		}, 120_000);
+
+		it('"hi" to each bot is answered once, by that bot', async () => {
+			const replies = async (clientId: string) =>
+				(
+					await admin<Array<{ bot_id: string; text: string }>>(
+						emulator,
+						'GET',
+						`/sent-messages?client_id=${clientId}`,
+					)
+				).body.data.map((m) => [m.bot_id, m.text]);
+			await clientOf(() => emulator, 'bot_support', 'cl_katherine').write('hi', 1);
+			await clientOf(() => emulator, 'bot_shop', 'cl_linus').write('hi', 1);
+			// Time for a second answer, had the other workflow started too.
+			await new Promise((r) => setTimeout(r, 5_000));
+			expect(await replies('cl_katherine')).toEqual([
+				[
+					'bot_support',
+					'Hi Katherine! Ask me about delivery, returns or payment. Type "human" to talk to a person.',
+				],
+			]);
+			expect(await replies('cl_linus')).toEqual([
+				['bot_shop', 'Hi Linus! I can tell you where your order is. Type "order" to start.'],
 			]);
 		});
 	});

@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
+import { busiestWindow } from '../helpers/busiest-window';
 import {
-	busiestWindow,
 	isTagUpdate,
 	jobPath,
 	jobWorkflow,

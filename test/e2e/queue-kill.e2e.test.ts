@@ -6,7 +6,7 @@ import { waitForWebhook } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
 import {
-	BURST_WORKFLOW_ID,
+	BURST_SCOPE,
 	burstWorkflow,
 	expectKept,
 	killPlan,
@@ -83,7 +83,7 @@ describe('queue mode: every accepted message handled once, in order, a worker ki
 async function storedSteps(): Promise<Stored> {
 	const redis = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DBS.kill });
 	try {
-		const prefix = `messaging-bot:{scenario:${BURST_WORKFLOW_ID}}:record:`;
+		const prefix = `messaging-bot:{scenario:${BURST_SCOPE}}:record:`;
 		const records: Array<{ key: string; value: string }> = [];
 		for (const key of await redis.keys(`${prefix}*`)) {
 			const value = await redis.hget(key, 'value');

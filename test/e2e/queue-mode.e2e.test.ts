@@ -92,10 +92,10 @@ describe('in a real n8n in queue mode (main + 2 workers, PostgreSQL, Redis)', ()
 		// The state is in Redis, not in a file one machine's processes happen to share.
 		const state = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DBS.mode });
 		const conversation = await state.hget(
-			`messaging-bot:{scenario:${bot.id}}:record:bot_shop:cl_grace`,
+			`messaging-bot:{scenario:@order-status}:record:bot_shop:cl_grace`,
 			'value',
 		);
-		const claims = await state.keys(`messaging-bot:{inbox:${bot.id}}:claim:d:*`);
+		const claims = await state.keys(`messaging-bot:{inbox:@order-status}:claim:d:*`);
 		await state.quit();
 		expect(JSON.parse(conversation ?? '{}')).toMatchObject({ snapshot: { value: 'status' } });
 		expect(claims.length).toBeGreaterThanOrEqual(4);

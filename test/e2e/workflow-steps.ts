@@ -95,8 +95,11 @@ export function callsBot(): Workflow {
 	bot.id = 'mbE2eCallsBot01';
 	bot.name = 'e2e: a bot whose scenario calls workflows';
 	for (const node of bot.nodes) {
-		if (node.type === 'n8n-nodes-messaging-bot.messagingBotTrigger')
+		if (node.type === 'n8n-nodes-messaging-bot.messagingBotTrigger') {
 			node.webhookId = 'messaging-bot-e2e-calls';
+			// The FAQ example answers bot_support only; this bot answers whichever bot is written to.
+			node.parameters = { ...(node.parameters as object), botFilter: 'all' };
+		}
 		if (node.type !== 'n8n-nodes-messaging-bot.messagingBotScenario') continue;
 		const link = (name: string, id: string) => ({
 			name,

@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- editor test tooling: drives a browser, never loaded by n8n */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { selectors, type Locator, type Page } from 'playwright-core';
+
+import { launchChromium } from '../helpers/chromium';
 
 /** n8n's editor marks its elements with data-test-id. */
 selectors.setTestIdAttribute('data-test-id');
@@ -17,35 +17,13 @@ export type Browser = { page: Page; close(): Promise<void> };
  * reaches out to the network by itself; logged in to n8n with the owner's session cookie.
  */
 export async function openBrowser(n8nUrl: string, cookie: string): Promise<Browser> {
-	const profile = mkdtempSync(path.join(tmpdir(), 'mb-chromium-'));
-	const context: BrowserContext = await chromium.launchPersistentContext(profile, {
-		executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-		headless: true,
-		viewport: { width: 1400, height: 860 },
-		deviceScaleFactor: 1,
-		args: [
-			'--headless',
-			'--no-sandbox',
-			'--disable-gpu',
-			'--disable-quic',
-			'--no-first-run',
-			'--disable-background-networking',
-			'--disable-component-update',
-			'--disable-sync',
-		],
-	});
+	const { context, close } = await launchChromium();
 	const [name, value] = cookie.split('=');
 	await context.addCookies([{ name, value, url: n8nUrl }]);
 	const page = context.pages()[0] ?? (await context.newPage());
 	// Leaving a workflow with unsaved changes asks first: leave.
 	page.on('dialog', (dialog) => void dialog.accept());
-	return {
-		page,
-		close: async () => {
-			await context.close();
-			rmSync(profile, { recursive: true, force: true });
-		},
-	};
+	return { page, close };
 }
 
 /** Opens a workflow on the canvas and waits for its nodes. */
@@ -91,7 +69,9 @@ export async function closeNode(page: Page): Promise<void> {
 
 /** Every link the page shows, as absolute URLs. */
 export async function links(page: Page): Promise<string[]> {
-	return await page.$$eval('a[href]', (anchors) => anchors.map((a) => (a as unknown as { href: string }).href));
+	return await page.$$eval('a[href]', (anchors) =>
+		anchors.map((a) => (a as unknown as { href: string }).href),
+	);
 }
 
 /** The names a resource locator's list offers, once opened. */

@@ -1,5 +1,6 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
+import { CAFE } from '../helpers/cafe-scenario';
 import { admin } from '../helpers/emulator';
 import { exampleWorkflows } from '../../scripts/lib/demo-setup';
 import {
@@ -75,7 +76,7 @@ describe('the nodes in n8n 2.41 editor', () => {
 		await closeNode(page);
 	});
 
-	it('Messaging Bot: the pickers list the emulator\'s bots and clients; a step sends the message', async () => {
+	it("Messaging Bot: the pickers list the emulator's bots and clients; a step sends the message", async () => {
 		await openWorkflow(page, demo.n8n.url, TOUR_ID);
 		const ndv = await openNode(page, 'Send Message');
 		await expect(ndv.getByRole('link', { name: 'Docs' }).getAttribute('href')).resolves.toBe(
@@ -106,7 +107,8 @@ describe('the nodes in n8n 2.41 editor', () => {
 	});
 
 	it('an error names the field by its label, and nothing is sent', async () => {
-		const before = (await admin<unknown[]>(demo.emulator, 'GET', '/sent-messages')).body.data.length;
+		const before = (await admin<unknown[]>(demo.emulator, 'GET', '/sent-messages')).body.data
+			.length;
 		await page.getByTestId('parameter-input-text').locator('textarea').fill('   ');
 		const output = await executeStep(page);
 		await expect(output.getByTestId('node-error-message').textContent()).resolves.toBe(
@@ -128,7 +130,39 @@ describe('the nodes in n8n 2.41 editor', () => {
 		await closeNode(page);
 	});
 
-	it('the Trigger: the notice in n8n 2.41 words; listening shows the test event the service sends', async () => {
+	it('Test Conversation: a scenario pasted into the emptied field keeps its placeholders; its errors one per line', async () => {
+		await openWorkflow(page, demo.n8n.url, TOUR_ID);
+		const ndv = await openNode(page, 'Try a Scenario');
+		await pasteScenario(ndv, JSON.stringify(CAFE, null, 2));
+		await executeStep(page);
+		const shown = await outputJson(page);
+		expect(shown).toContain('Hi Ada! Welcome to Cafe Luna. For how many?');
+		expect(shown).toContain('Table for 4 noted!');
+		// Two mistakes a designer makes: a misspelt state, a field of another part.
+		const broken = JSON.stringify(CAFE, null, 2)
+			.replace('"target": "noted"', '"target": "notd"')
+			.replace('"end": true', '"end": true,\n      "question": "oops"');
+		await pasteScenario(ndv, broken);
+		const output = await executeStep(page);
+		await expect(output.getByTestId('node-error-message').textContent()).resolves.toBe(
+			'Scenario has 2 problems',
+		);
+		const description = output.getByTestId('node-error-description');
+		const lines = String(await description.innerText()).split('\n');
+		expect(lines).toHaveLength(2);
+		expect(lines).toEqual(
+			expect.arrayContaining([
+				expect.stringMatching(
+					/^• "target" of "giveUp" of "capture" of state hello: no state named "notd" \(did you mean "noted"\?\)/,
+				),
+				'• "question" of state noted: is not a known field',
+			]),
+		);
+		await screenshot(page, 'scenario-errors.png');
+		await closeNode(page);
+	});
+
+	it('the Trigger: the notice in n8n 2.41 words; listening goes past the service test event to the message', async () => {
 		await openWorkflow(page, demo.n8n.url, TOUR_ID);
 		const ndv = await openNode(page, 'Client Writes');
 		const text = String(await ndv.textContent());
@@ -139,21 +173,37 @@ describe('the nodes in n8n 2.41 editor', () => {
 		);
 		await page.getByTestId('node-execute-button').click();
 		const url = `${demo.n8n.url}/webhook-test/messaging-bot-editor-tour/messaging-bot`;
-		await page.getByText(/Listening for|Waiting for/).first().waitFor({ timeout: 30_000 });
+		await page
+			.getByText(/Listening for|Waiting for/)
+			.first()
+			.waitFor({ timeout: 30_000 });
 		await subscribe(url);
-		await expect(outputJson(page)).resolves.toContain('webhook.test');
+		// The test event is acknowledged and listening goes on: the next real event shows
+		// (this trigger listens to messages).
+		await admin(demo.emulator, 'POST', '/inbound', {
+			bot_id: 'bot_shop',
+			client_id: 'cl_grace',
+			text: 'hi from the editor',
+		});
+		const shown = await outputJson(page);
+		expect(shown).toContain('hi from the editor');
+		expect(shown).not.toContain('webhook.test');
 		await collectLinks();
 		await closeNode(page);
 	});
 
-	it('the Own Port Trigger: listening on its port shows the test event', async () => {
+	it('the Own Port Trigger: listening on its port goes past the test event to the order', async () => {
 		await openWorkflow(page, demo.n8n.url, TOUR_ID);
 		await openNode(page, 'Burst Receiver');
 		await page.getByTestId('node-execute-button').click();
 		const url = `http://127.0.0.1:${demo.ownPort}/messaging-bot`;
 		await listening(url);
 		await subscribe(url);
-		await expect(outputJson(page)).resolves.toContain('webhook.test');
+		// The test event is acknowledged and listening goes on: the next real event shows.
+		await placeOrder();
+		const shown = await outputJson(page);
+		expect(shown).toContain('order.created');
+		expect(shown).not.toContain('webhook.test');
 		await collectLinks();
 		await closeNode(page);
 	});
@@ -178,30 +228,36 @@ describe('the nodes in n8n 2.41 editor', () => {
 		await page.keyboard.press('Escape');
 	});
 
-	it('each credential dialog: its docs link, plain words, no fake test', async () => {
+	it('each credential dialog: its docs link, plain words, a test that says what it checked', async () => {
 		const api = await openCredential('mbApiCredential1');
 		// Here a connection is tested on saving (GET /bots on the emulator), and n8n says so.
 		await api.getByTestId('parameter-input-rateLimit').locator('input').fill('99');
 		await api.getByTestId('credential-save-button').click();
 		await api.getByText('Connection tested successfully').waitFor({ timeout: 30_000 });
-		await expect(api.getByTestId('parameter-input-rateWindowSeconds').locator('input').inputValue()).resolves.toBe('60');
+		await expect(
+			api.getByTestId('parameter-input-rateWindowSeconds').locator('input').inputValue(),
+		).resolves.toBe('60');
 		expect(await credentialDocs(api)).toBe(`${DOCS}the-credential-messaging-bot-api`);
 		expect(await api.textContent()).not.toMatch(/N8n\b/);
 		await collectLinks();
 		const webhook = await openCredential('mbWebhookSecret1');
 		expect(await credentialDocs(webhook)).toBe(`${DOCS}the-credential-messaging-bot-webhook-api`);
-		await expect(webhook.textContent()).resolves.toContain('this credential has no test');
-		await webhook
-			.getByTestId('parameter-input-previousSecret')
-			.locator('input')
-			.fill('whsec_before_rotation');
-		const saved = page.waitForResponse(
-			(r) => r.url().includes('/rest/credentials/mbWebhookSecret1') && r.request().method() === 'PATCH',
-		);
-		await webhook.getByTestId('credential-save-button').click();
-		expect((await saved).ok()).toBe(true);
-		await page.waitForTimeout(3_000);
-		expect(await webhook.getByText('Connection tested successfully').isVisible()).toBe(false);
+		await expect(webhook.textContent()).resolves.toContain('Saving tests the form of the secrets');
+		const previous = webhook.getByTestId('parameter-input-previousSecret').locator('input');
+		// A secret pasted with a space at its end: saving tests it, and n8n says the test failed,
+		// with the test's words naming the field among the details.
+		await previous.fill('whsec_before_rotation ');
+		expect(await saveWebhookCredential(webhook)).toEqual({
+			status: 'Error',
+			message: 'Previous Signing Secret has spaces at its start or end: copy it again',
+		});
+		await webhook.getByText('connect with these settings').waitFor({ timeout: 30_000 });
+		await previous.fill('whsec_before_rotation');
+		expect(await saveWebhookCredential(webhook)).toEqual({
+			status: 'OK',
+			message: expect.stringContaining('Form checked: Signing Secret is set'),
+		});
+		await webhook.getByText('Connection tested successfully').waitFor({ timeout: 30_000 });
 		await collectLinks();
 		const redis = await openCredential('mbRedisState0001');
 		expect(await credentialDocs(redis)).toBe(
@@ -234,6 +290,40 @@ describe('the nodes in n8n 2.41 editor', () => {
 		expect(saved.body.data.test_delivery.state).toBe('delivered');
 	}
 
+	/** Empties the Scenario field and pastes `text` into it, as a designer does. */
+	async function pasteScenario(ndv: Locator, text: string): Promise<void> {
+		const editor = ndv.getByTestId('parameter-input-scenario').locator('.cm-content').first();
+		await editor.click();
+		await page.keyboard.press('ControlOrMeta+A');
+		await page.keyboard.press('Delete');
+		// Runs in the browser: its DataTransfer and ClipboardEvent, as a real paste brings.
+		await editor.evaluate((el, pasted) => {
+			type Transfer = { setData(type: string, value: string): void };
+			// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- the page's globals, in the browser, never in n8n
+			const browser = globalThis as unknown as {
+				DataTransfer: new () => Transfer;
+				ClipboardEvent: new (type: string, init: object) => unknown;
+			};
+			const data = new browser.DataTransfer();
+			data.setData('text/plain', pasted);
+			const paste = new browser.ClipboardEvent('paste', {
+				clipboardData: data,
+				bubbles: true,
+				cancelable: true,
+			});
+			(el as unknown as { dispatchEvent(event: unknown): boolean }).dispatchEvent(paste);
+		}, text);
+		await page.waitForTimeout(500);
+	}
+
+	/** An order arrives from the dashboard: the service delivers order.created. */
+	async function placeOrder(): Promise<void> {
+		await admin(demo.emulator, 'POST', '/events', {
+			event: 'order.created',
+			data: { client_id: 'cl_grace', order_id: `ord_tour_${Date.now()}`, total: 12 },
+		});
+	}
+
 	/** Waits until something answers on the URL's port: the trigger listens. */
 	async function listening(url: string): Promise<void> {
 		const deadline = Date.now() + 30_000;
@@ -253,6 +343,21 @@ describe('the nodes in n8n 2.41 editor', () => {
 		const modal = page.getByTestId('editCredential-modal');
 		await modal.waitFor();
 		return modal;
+	}
+
+	/** Saves the open webhook credential; returns the result of the test n8n then runs. */
+	async function saveWebhookCredential(
+		modal: ReturnType<Page['getByTestId']>,
+	): Promise<{ status: string; message: string }> {
+		const saved = page.waitForResponse(
+			(r) => r.url().includes('/rest/credentials/mbWebhookSecret1') && r.request().method() === 'PATCH',
+		);
+		const tested = page.waitForResponse(
+			(r) => r.url().includes('/rest/credentials/test') && r.request().method() === 'POST',
+		);
+		await modal.getByTestId('credential-save-button').click();
+		expect((await saved).ok()).toBe(true);
+		return ((await (await tested).json()) as { data: { status: string; message: string } }).data;
 	}
 
 	async function credentialDocs(modal: ReturnType<Page['getByTestId']>): Promise<string | null> {

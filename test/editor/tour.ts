@@ -55,6 +55,11 @@ export function tourWorkflow(ownPort: number) {
 				{ operation: 'getConversation', botId: 'bot_shop', clientId: 'cl_ada' },
 				{ credentials: api },
 			),
+			// No credential: a designer without an account tries a scenario.
+			node('Try a Scenario', 'n8n-nodes-messaging-bot.messagingBotScenario', [260, 360], {
+				operation: 'testConversation',
+				testMessages: 'hi\n4',
+			}),
 			node(
 				'Client Writes',
 				'n8n-nodes-messaging-bot.messagingBotTrigger',
@@ -76,6 +81,7 @@ export function tourWorkflow(ownPort: number) {
 					[
 						{ node: 'Send Message', type: 'main', index: 0 },
 						{ node: 'Read Conversation', type: 'main', index: 0 },
+						{ node: 'Try a Scenario', type: 'main', index: 0 },
 					],
 				],
 			},

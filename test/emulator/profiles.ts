@@ -1,10 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- emulator tooling: node:http, never loaded by n8n */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import { z } from 'zod/v4';
 
 import type { Core } from './core';
-import { ok, sendError, sendJson, validate, type HttpError } from './http';
-import type { Router } from './router';
+import { ok, sendError, sendJson, type HttpError } from './http';
 import { newId, type Bot, type Client, type HistoryMessage } from './state';
 
 /**
@@ -51,16 +49,6 @@ export function answerError(core: Core, res: ServerResponse, error: HttpError, p
 		return sendRaw(res, status, 'text/html; charset=utf-8', html, headers);
 	}
 	sendRaw(res, status, 'text/plain; charset=utf-8', message, headers);
-}
-
-/** `GET /_admin/profile`, `PUT /_admin/profile {"profile": "variant"}`; a reset keeps it. */
-export function registerProfileAdmin(router: Router, core: Core): void {
-	const body = z.strictObject({ profile: z.enum(PROFILES) });
-	router.on('GET', '/_admin/profile', ({ res }) => ok(res, { profile: core.profile }));
-	router.on('PUT', '/_admin/profile', ({ res, body: input }) => {
-		core.profile = validate(body, input, 'body').profile;
-		ok(res, { profile: core.profile });
-	});
 }
 
 // ---- the variant's answers ----

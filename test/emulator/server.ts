@@ -6,7 +6,7 @@ import { registerAdmin } from './admin';
 import { registerApi } from './api';
 import { Core, type EmulatorOptions } from './core';
 import { errors, HttpError, parseJsonBody, readBody, sendError } from './http';
-import { answerError, registerProfileAdmin } from './profiles';
+import { answerError } from './profiles';
 import { Router } from './router';
 
 export interface RunningEmulator {
@@ -27,7 +27,6 @@ export async function startEmulator(
 	registerApi(api, core);
 	const admin = new Router();
 	registerAdmin(admin, core);
-	registerProfileAdmin(admin, core);
 
 	const sockets = new Set<Socket>();
 	const server: Server = createServer((req, res) => {
@@ -86,73 +85,25 @@ async function handle(
 	req: IncomingMessage,
 	res: ServerResponse,
 ): Promise<void> {
-	let url: URL;
 	const method = req.method ?? 'GET';
 	// When the request arrived: what the service's limit counts, and what the log shows.
 	const arrived = core.clock.iso();
 	let status = 500;
-	let key: string | null = null;
 	res.on('finish', () => {
 		status = res.statusCode;
 	});
-	try {
-		// An origin-form target is appended, never resolved: `//host/v1/bots` is a path, not another host.
-		const target = req.url ?? '/';
-		url = new URL(
-			target.startsWith('/') ? `http://emulator.local${target}` : target,
-			'http://emulator.local',
-		);
-	} catch {
+	const url = requestUrl(req);
+	if (!url) {
 		sendError(res, new HttpError(400, 'validation_error', 'Request target is not a valid URL'));
 		return;
 	}
 	const path = url.pathname;
+	const caller: Caller = { key: null };
 	try {
-		if (path === '/_admin' || path.startsWith('/_admin/')) {
-			const { handler, params } = admin.resolve(method, path);
-			const body = parseJsonBody(req, await readBody(req));
-			await handler({ req, res, url, params, body });
-			return;
-		}
-		if (!path.startsWith('/v1/') && path !== '/v1') {
-			throw new HttpError(404, 'not_found', `No endpoint at ${path}; the API lives under /v1`);
-		}
-		key = core.authenticate(req.headers);
-		if (!key) throw errors.unauthorized();
-		const waitSeconds = core.limiter.take(key, core.clock.now());
-		if (waitSeconds > 0) throw errors.rateLimited(waitSeconds);
-		const fault = core.faults.take(method, path);
-		if (fault?.kind === 'hang') {
-			if (fault.delay_ms === undefined) return; // never answered; the socket closes with the server
-			await new Promise((resolve) => setTimeout(resolve, fault.delay_ms));
-		} else if (fault?.kind === 'answer') {
-			// Processed as usual; the caller gets another answer than the real one.
-			const { handler, params } = api.resolve(method, path);
-			const body = parseJsonBody(req, await readBody(req));
-			await handler({ req, res: discarding(), url, params, body });
-			res.writeHead(fault.status, fault.body ? { 'Content-Type': 'text/plain' } : {});
-			res.end(fault.status === 204 ? undefined : (fault.body ?? ''));
-			return;
-		} else if (fault) {
-			throw fault.status === 500
-				? errors.internal()
-				: new HttpError(fault.status, 'injected_fault', `Injected fault: HTTP ${fault.status}`);
-		}
-		const { handler, params } = api.resolve(method, path);
-		const body = parseJsonBody(req, await readBody(req));
-		await handler({ req, res, url, params, body });
+		if (path === '/_admin' || path.startsWith('/_admin/')) await dispatch(admin, req, res, url);
+		else await serveApi(core, api, req, res, url, caller);
 	} catch (error) {
-		if (error instanceof HttpError) answerError(core, res, error, path);
-		// Not `req.destroyed`: a fully read request is auto-destroyed, which would swallow the 500.
-		else if (res.destroyed || req.socket.destroyed) {
-			// The caller hung up (for example its timeout fired during a hang fault): nothing to answer.
-		} else {
-			// A bug in the emulator must still answer, and be visible in the test output.
-			process.stderr.write(
-				`emulator: unexpected error on ${method} ${path}: ${(error as Error).stack}\n`,
-			);
-			answerError(core, res, errors.internal(), path);
-		}
+		answerFailure(core, req, res, error, path);
 	} finally {
 		if (path.startsWith('/v1')) {
 			const log = () =>
@@ -162,11 +113,97 @@ async function handle(
 					path,
 					query: url.search,
 					status: res.statusCode || status,
-					key: key ? `…${key.slice(-4)}` : null,
+					key: caller.key ? `…${caller.key.slice(-4)}` : null,
 				});
 			if (res.writableEnded) log();
 			else res.once('finish', log);
 		}
+	}
+}
+
+/** The API key a request was made with, once known (the request log shows its last four characters). */
+type Caller = { key: string | null };
+
+/** The request's URL, or undefined when its target is not one. */
+function requestUrl(req: IncomingMessage): URL | undefined {
+	try {
+		// An origin-form target is appended, never resolved: `//host/v1/bots` is a path, not another host.
+		const target = req.url ?? '/';
+		return new URL(
+			target.startsWith('/') ? `http://emulator.local${target}` : target,
+			'http://emulator.local',
+		);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Finds the route, reads the body and runs the handler. */
+async function dispatch(
+	router: Router,
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+): Promise<void> {
+	const { handler, params } = router.resolve(req.method ?? 'GET', url.pathname);
+	const body = parseJsonBody(req, await readBody(req));
+	await handler({ req, res, url, params, body });
+}
+
+/** An API request: authentication, the rate limit and any injected fault come before the route. */
+async function serveApi(
+	core: Core,
+	api: Router,
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+	caller: Caller,
+): Promise<void> {
+	const method = req.method ?? 'GET';
+	const path = url.pathname;
+	if (!path.startsWith('/v1/') && path !== '/v1') {
+		throw new HttpError(404, 'not_found', `No endpoint at ${path}; the API lives under /v1`);
+	}
+	const key = core.authenticate(req.headers);
+	caller.key = key;
+	if (!key) throw errors.unauthorized();
+	const waitSeconds = core.limiter.take(key, core.clock.now());
+	if (waitSeconds > 0) throw errors.rateLimited(waitSeconds);
+	const fault = core.faults.take(method, path);
+	if (fault?.kind === 'hang') {
+		if (fault.delay_ms === undefined) return; // never answered; the socket closes with the server
+		await new Promise((resolve) => setTimeout(resolve, fault.delay_ms));
+	} else if (fault?.kind === 'answer') {
+		// Processed as usual; the caller gets another answer than the real one.
+		await dispatch(api, req, discarding(), url);
+		res.writeHead(fault.status, fault.body ? { 'Content-Type': 'text/plain' } : {});
+		res.end(fault.status === 204 ? undefined : (fault.body ?? ''));
+		return;
+	} else if (fault) {
+		throw fault.status === 500
+			? errors.internal()
+			: new HttpError(fault.status, 'injected_fault', `Injected fault: HTTP ${fault.status}`);
+	}
+	await dispatch(api, req, res, url);
+}
+
+/** Answers an error as the service would; an unexpected one is a 500 and shows in the test output. */
+function answerFailure(
+	core: Core,
+	req: IncomingMessage,
+	res: ServerResponse,
+	error: unknown,
+	path: string,
+): void {
+	if (error instanceof HttpError) answerError(core, res, error, path);
+	// Not `req.destroyed`: a fully read request is auto-destroyed, which would swallow the 500.
+	else if (res.destroyed || req.socket.destroyed) {
+		// The caller hung up (for example its timeout fired during a hang fault): nothing to answer.
+	} else {
+		process.stderr.write(
+			`emulator: unexpected error on ${req.method ?? 'GET'} ${path}: ${(error as Error).stack}\n`,
+		);
+		answerError(core, res, errors.internal(), path);
 	}
 }
 

@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test and benchmark tooling: an HTTP sink and a load generator, never loaded by n8n */
-import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { Agent, request } from 'undici';
 
 import { freePort } from '../../scripts/lib/n8n-process';
+
+import { signedDelivery } from './deliveries';
 
 export const BURST_SECRET = ['whsec', 'bench'].join('_');
 
@@ -90,21 +91,17 @@ export async function burst(
 				const i = next++;
 				const id = `dlv_${tag}_${i}`;
 				ids.push(id);
-				const body = JSON.stringify({
-					event: 'order.created',
-					data: { client_id: 'cl_ada', order_id: `ord_${i}`, delivery_id: id },
-					webhook_id: 'wh_bench',
-					timestamp: new Date().toISOString(),
-				});
+				const { body, headers } = signedDelivery(
+					BURST_SECRET,
+					'order.created',
+					{ client_id: 'cl_ada', order_id: `ord_${i}`, delivery_id: id },
+					id,
+					'wh_bench',
+				);
 				const t = performance.now();
 				const res = await request(url, {
 					method: 'POST',
-					headers: {
-						'Content-Type': 'application/json',
-						'X-Service-Event': 'order.created',
-						'X-Service-Delivery-ID': id,
-						'X-Service-Signature': `sha256=${createHmac('sha256', BURST_SECRET).update(body).digest('hex')}`,
-					},
+					headers,
 					body,
 					dispatcher,
 					headersTimeout: 60_000,

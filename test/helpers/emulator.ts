@@ -83,3 +83,26 @@ export async function sentTexts(e: RunningEmulator, clientId: string): Promise<s
 	);
 	return body.data.map((m) => m.text);
 }
+
+/** The Messaging Bot API credential's data for this emulator, as n8n hands it to a node. */
+export function apiCredential(e: RunningEmulator, extra: Record<string, unknown> = {}) {
+	return { baseUrl: e.baseUrl, apiKey: e.apiKey, authHeader: 'bearer', ...extra };
+}
+
+/**
+ * A client writes each text to a bot in turn; each message's delivery is settled and the work it
+ * started (`idle`) done before the next is written.
+ */
+export async function writeInTurn(
+	e: RunningEmulator,
+	idle: () => Promise<void>,
+	texts: string[],
+	clientId = 'cl_ada',
+	botId = 'bot_shop',
+): Promise<void> {
+	for (const text of texts) {
+		await admin(e, 'POST', '/inbound', { bot_id: botId, client_id: clientId, text });
+		await admin(e, 'POST', '/settle');
+		await idle();
+	}
+}

@@ -1,9 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { admin, sentTexts, useEmulator } from '../helpers/emulator';
-import { botWorkflow, outputOf, runWorkflow } from '../helpers/n8n';
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+import { outputOf, runWorkflow } from '../helpers/n8n';
+import { byId, itemsIntoMessagingBot } from '../helpers/workflows';
 
 // What a user types into the Messaging Bot node's form, read and checked as n8n-core's
 // WorkflowExecute runs the real node against the emulator: refused before anything is sent, with
@@ -19,7 +18,7 @@ describe('Messaging Bot node: what the user types', () => {
 	const requestCount = async () =>
 		(await admin<unknown[]>(emulator(), 'GET', '/requests')).body.data.length;
 	const run = async (parameters: INode['parameters'], items: IDataObject[] = [{}]) => {
-		const result = await runWorkflow(botWorkflow(items, parameters), credentials());
+		const result = await runWorkflow(itemsIntoMessagingBot(items, parameters), credentials());
 		const error = result.data.resultData.error;
 		return { error, output: error ? [] : outputOf(result, 'Messaging Bot') };
 	};
@@ -134,7 +133,9 @@ describe('Messaging Bot node: what the user types', () => {
 			});
 			expect(badTag.error?.message).toBe('Tags to Add (entry 2) must be at most 64 characters');
 			for (const e of [both.error, none.error, noClient.error, badTag.error])
-				expect(`${e?.message} ${e?.description}`).not.toMatch(/client_id|\badd\b|\bremove\b|tags\./);
+				expect(`${e?.message} ${e?.description}`).not.toMatch(
+					/client_id|\badd\b|\bremove\b|tags\./,
+				);
 		});
 	});
 

@@ -1,14 +1,13 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { RunningEmulator } from '../emulator';
-import { admin, useEmulator } from '../helpers/emulator';
-import { botWorkflow, outputOf, runWorkflow } from '../helpers/n8n';
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+import { admin, apiCredential, useEmulator } from '../helpers/emulator';
+import { outputOf, runWorkflow } from '../helpers/n8n';
+import { byId, itemsIntoMessagingBot } from '../helpers/workflows';
 
 async function run(e: RunningEmulator, parameters: INode['parameters']) {
-	const result = await runWorkflow(botWorkflow([{}], parameters), {
-		messagingBotApi: { baseUrl: e.baseUrl, apiKey: e.apiKey, authHeader: 'bearer' },
+	const result = await runWorkflow(itemsIntoMessagingBot([{}], parameters), {
+		messagingBotApi: apiCredential(e),
 	});
 	const error = result.data.resultData.error;
 	return { error, output: error ? [] : outputOf(result, 'Messaging Bot').map((i) => i.json) };
@@ -170,8 +169,8 @@ describe('Messaging Bot node: the same output under either way of answering', ()
 	it('explains a refused key in the same words, though the 401 has no body', async () => {
 		const stranger = async (e: RunningEmulator) =>
 			(
-				await runWorkflow(botWorkflow([{}], cases['Bot: Get Many'].parameters), {
-					messagingBotApi: { baseUrl: e.baseUrl, apiKey: 'mb_test_wrong', authHeader: 'bearer' },
+				await runWorkflow(itemsIntoMessagingBot([{}], cases['Bot: Get Many'].parameters), {
+					messagingBotApi: apiCredential(e, { apiKey: 'mb_test_wrong' }),
 				})
 			).data.resultData.error;
 		const [a, b] = [await stranger(standard()), await stranger(variant())];

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { NodeConnectionTypes, type IDataObject, type INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
-import { admin, sentTexts, useEmulator } from '../helpers/emulator';
-import { itemsInto, outputOf, runWorkflow, type TestWorkflow } from '../helpers/n8n';
-import { scenarioNode } from '../helpers/scenario-node';
+import { admin, apiCredential, sentTexts, useEmulator, writeInTurn } from '../helpers/emulator';
+import { outputOf, runWorkflow, type TestWorkflow } from '../helpers/n8n';
 import { WebhookHost } from '../helpers/webhook-host';
+import { chain, itemsInto, scenarioNode, triggerNode } from '../helpers/workflows';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-scenario-'));
 afterAll(async () => {
@@ -25,25 +25,12 @@ const orderStatus = readFileSync(
 );
 const SECRET = ['whsec', 'scenario'].join('_');
 
-function botWorkflow(scenario: string, statePath: string): TestWorkflow {
-	return {
-		nodes: [
-			{
-				id: 't',
-				name: 'Trigger',
-				type: 'n8n-nodes-messaging-bot.messagingBotTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: 'bot',
-				parameters: { events: ['message.received'], options: { statePath } },
-				credentials: { messagingBotWebhookApi: { id: 'w', name: 'W' } },
-			},
-			scenarioNode({ operation: 'handleMessage', scenario, options: { statePath } }),
-		],
-		connections: {
-			Trigger: { main: [[{ node: 'Scenario', type: NodeConnectionTypes.Main, index: 0 }]] },
-		},
-	};
+/** Trigger → Scenario, both keeping their state in the file at `statePath`. */
+function triggerIntoScenario(scenario: string, statePath: string): TestWorkflow {
+	return chain([
+		triggerNode({ events: ['message.received'], options: { statePath } }, { webhookId: 'bot' }),
+		scenarioNode({ operation: 'handleMessage', scenario, options: { statePath } }),
+	]);
 }
 
 function itemsWorkflow(items: IDataObject[], parameters: INode['parameters']): TestWorkflow {
@@ -53,11 +40,7 @@ function itemsWorkflow(items: IDataObject[], parameters: INode['parameters']): T
 describe('Messaging Bot Scenario node', () => {
 	const emulator = useEmulator({ rateLimit: 100_000 });
 	const credentials = () => ({
-		messagingBotApi: {
-			baseUrl: emulator().baseUrl,
-			apiKey: emulator().apiKey,
-			authHeader: 'bearer',
-		},
+		messagingBotApi: apiCredential(emulator()),
 		messagingBotWebhookApi: { secret: SECRET },
 	});
 	const sent = async (clientId: string) => await sentTexts(emulator(), clientId);
@@ -71,7 +54,7 @@ describe('Messaging Bot Scenario node', () => {
 			data: { client_id: 'cl_ada', order_id: 'ord_1001', status: 'shipped' },
 		});
 		const host = await new WebhookHost(
-			botWorkflow(orderStatus, stateFile()),
+			triggerIntoScenario(orderStatus, stateFile()),
 			credentials(),
 		).start();
 		await admin(emulator(), 'POST', '/subscriptions', {
@@ -79,15 +62,13 @@ describe('Messaging Bot Scenario node', () => {
 			secret: SECRET,
 			events: ['message.received'],
 		});
-		for (const text of ['hi', 'where is my order', 'ada@example.com', '1001', 'human']) {
-			await admin(emulator(), 'POST', '/inbound', {
-				bot_id: 'bot_shop',
-				client_id: 'cl_ada',
-				text,
-			});
-			await admin(emulator(), 'POST', '/settle');
-			await host.idle();
-		}
+		await writeInTurn(emulator(), () => host.idle(), [
+			'hi',
+			'where is my order',
+			'ada@example.com',
+			'1001',
+			'human',
+		]);
 		await host.stop();
 		expect(await sent('cl_ada')).toEqual([
 			'Hi Ada! I can tell you where your order is. Type "order" to start.',
@@ -155,7 +136,7 @@ describe('Messaging Bot Scenario node', () => {
 		]);
 	});
 
-	it('shows every problem of an invalid scenario with its path', async () => {
+	it('shows every problem of an invalid scenario with its place, one per line', async () => {
 		const broken = JSON.parse(orderStatus) as {
 			states: Record<string, { on?: Array<{ target?: string }> }>;
 			start: string;
@@ -171,9 +152,9 @@ describe('Messaging Bot Scenario node', () => {
 			credentials(),
 		);
 		const error = run.data.resultData.error;
-		expect(error?.message).toBe('The scenario is invalid (2 problems)');
-		expect(error?.description).toMatch(/start/);
-		expect(error?.description).toMatch(/states\.welcome\.on\[0\]\.target/);
+		expect(error?.message).toBe('Scenario has 2 problems');
+		expect(error?.description).toMatch(/^• "start": /m);
+		expect(error?.description).toMatch(/^• "target" of the first choice of state welcome: /m);
 		expect(await sent('cl_ada')).toEqual([]);
 	});
 
@@ -203,13 +184,19 @@ describe('Messaging Bot Scenario node', () => {
 			itemsWorkflow([{}], { operation: 'fireTimers', scenario, options: { statePath } }),
 			credentials(),
 		);
-		expect(outputOf(early, 'Scenario')).toEqual([]);
+		// Nothing due yet: only the run's summary, which names the scenario it looked at.
+		expect(outputOf(early, 'Scenario').map((i) => i.json)).toEqual([
+			expect.objectContaining({ status: 'checked', scenario: 'nudge', conversations: 0 }),
+		]);
 		await sleep(900);
 		const fired = await runWorkflow(
 			itemsWorkflow([{}], { operation: 'fireTimers', scenario, options: { statePath } }),
 			credentials(),
 		);
-		expect(outputOf(fired, 'Scenario').map((i) => i.json.sent)).toEqual([['Still there?']]);
+		expect(outputOf(fired, 'Scenario').map((i) => i.json.sent ?? i.json.conversations)).toEqual([
+			['Still there?'],
+			1,
+		]);
 		expect(await sent('cl_alan')).toEqual(['What is your name?', 'Still there?']);
 	});
 
@@ -241,7 +228,7 @@ describe('Messaging Bot Scenario node', () => {
 			credentials(),
 		);
 		const outputs = fired.data.resultData.runData.Scenario[0].data?.main;
-		expect(outputs?.[0]).toEqual([]);
+		expect(outputs?.[0]?.map((i) => i.json.status)).toEqual(['checked']);
 		expect(outputs?.[1]?.map((i) => i.json)).toEqual([
 			expect.objectContaining({
 				client_id: 'cl_grace',

@@ -1,15 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling: temporary files, never loaded by n8n */
-import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { NodeConnectionTypes, type INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 
 import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
-import { admin, useEmulator } from '../helpers/emulator';
+import { referenceSignature, signedDelivery, type SignedDelivery } from '../helpers/deliveries';
+import { admin, apiCredential, useEmulator } from '../helpers/emulator';
 import type { TestWorkflow } from '../helpers/n8n';
 import { WebhookHost } from '../helpers/webhook-host';
+import { byId, chain, messagingBotNode, triggerNode } from '../helpers/workflows';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-trigger-'));
 afterAll(async () => {
@@ -19,9 +20,6 @@ afterAll(async () => {
 
 const SECRET = ['whsec', 'current'].join('_');
 const OLD_SECRET = ['whsec', 'previous'].join('_');
-// Computed here, independently of the code under test.
-const hmac = (secret: string, body: string) =>
-	`sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 let stateFile = 0;
 function triggerWorkflow(
@@ -29,14 +27,8 @@ function triggerWorkflow(
 	withTags = false,
 	credential = true,
 ): TestWorkflow {
-	const trigger: INode = {
-		id: 't',
-		name: 'Messaging Bot Trigger',
-		type: 'n8n-nodes-messaging-bot.messagingBotTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		webhookId: 'hook',
-		parameters: {
+	const trigger = triggerNode(
+		{
 			events: ['*'],
 			...parameters,
 			options: {
@@ -44,57 +36,28 @@ function triggerWorkflow(
 				...(parameters.options as object),
 			},
 		},
-		credentials: credential ? { messagingBotWebhookApi: { id: 'w', name: 'Webhook' } } : undefined,
-	};
-	const nodes: INode[] = [trigger];
-	const connections: TestWorkflow['connections'] = {};
-	if (withTags) {
-		nodes.push({
-			id: 'b',
-			name: 'Tag Customer',
-			type: 'n8n-nodes-messaging-bot.messagingBot',
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: {
-				resource: 'client',
-				operation: 'updateTags',
-				clientId: { __rl: true, mode: 'id', value: '={{ $json.client_id }}' },
-				add: ['customer'],
-			},
-			credentials: { messagingBotApi: { id: 'a', name: 'API' } },
-		});
-		connections[trigger.name] = {
-			main: [[{ node: 'Tag Customer', type: NodeConnectionTypes.Main, index: 0 }]],
-		};
-	}
-	return { nodes, connections };
+		{ name: 'Messaging Bot Trigger', ...(credential ? {} : { credentials: undefined }) },
+	);
+	const tagCustomer = messagingBotNode(
+		{
+			resource: 'client',
+			operation: 'updateTags',
+			clientId: byId('={{ $json.client_id }}'),
+			add: ['customer'],
+		},
+		{ id: 'b', name: 'Tag Customer' },
+	);
+	return chain(withTags ? [trigger, tagCustomer] : [trigger]);
 }
 
-type Delivery = { body: string; headers: Record<string, string> };
-function delivery(
+// Signed by the reference signer, independently of the code under test.
+const delivery = (
 	event: string,
 	data: Record<string, unknown>,
 	id = `dlv_${Math.random().toString(16).slice(2)}`,
 	secret = SECRET,
-): Delivery {
-	const body = JSON.stringify({
-		event,
-		data,
-		webhook_id: 'wh_test',
-		timestamp: new Date().toISOString(),
-	});
-	return {
-		body,
-		headers: {
-			'Content-Type': 'application/json',
-			'X-Service-Event': event,
-			'X-Service-Delivery-ID': id,
-			'X-Service-Signature': hmac(secret, body),
-			'User-Agent': 'Service-Webhooks/1.0',
-		},
-	};
-}
-const post = async (host: WebhookHost, d: Delivery) => {
+): SignedDelivery => signedDelivery(secret, event, data, id);
+const post = async (host: WebhookHost, d: SignedDelivery) => {
 	const res = await fetch(host.url, { method: 'POST', headers: d.headers, body: d.body });
 	return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
@@ -145,13 +108,16 @@ describe('Messaging Bot Trigger: signatures', () => {
 		});
 	});
 
-	const forged: Array<[string, (d: Delivery) => Delivery]> = [
+	const forged: Array<[string, (d: SignedDelivery) => SignedDelivery]> = [
 		['a tampered body', (d) => ({ ...d, body: d.body.replace('"hi"', '"hI"') })],
 		[
 			'a wrong secret',
 			(d) => ({
 				...d,
-				headers: { ...d.headers, 'X-Service-Signature': hmac('not_the_secret', d.body) },
+				headers: {
+					...d.headers,
+					'X-Service-Signature': referenceSignature('not_the_secret', d.body),
+				},
 			}),
 		],
 		[
@@ -257,7 +223,7 @@ describe('Messaging Bot Trigger: signatures', () => {
 				headers: {
 					'Content-Type': 'application/json',
 					'X-Service-Delivery-ID': 'dlv_bad',
-					'X-Service-Signature': hmac(SECRET, body),
+					'X-Service-Signature': referenceSignature(SECRET, body),
 				},
 			});
 			expect(r.status).toBe(400);
@@ -332,19 +298,29 @@ describe('Messaging Bot Trigger: filters, test events, no secret', () => {
 		expect(host.executions.map((e) => e.items[0].event)).toEqual(['order.created']);
 	});
 
-	it('recognises the test event: shown while listening, ignored in production unless asked', async () => {
+	it('recognises the test event: acknowledged and ignored, also while listening, unless asked', async () => {
 		const test = () => delivery('webhook.test', { subscription_id: 'wh_1', message: 'saved' });
+		// Listening in the editor: the test event must not end listening before the real event.
 		const listening = await new WebhookHost(
 			triggerWorkflow(),
 			{ messagingBotWebhookApi: { secret: SECRET } },
 			'manual',
 		).start();
-		await post(listening, test());
-		await listening.stop();
-		expect(listening.executions[0].items[0]).toMatchObject({
-			event: 'webhook.test',
-			is_test: true,
+		expect((await post(listening, test())).body).toMatchObject({
+			started: false,
+			reason: 'test event',
 		});
+		await post(listening, delivery('order.created', { client_id: 'cl_ada' }));
+		await listening.stop();
+		expect(listening.executions.map((e) => e.items[0].event)).toEqual(['order.created']);
+		const shown = await new WebhookHost(
+			triggerWorkflow({ options: { passTestEvents: true } }),
+			{ messagingBotWebhookApi: { secret: SECRET } },
+			'manual',
+		).start();
+		await post(shown, test());
+		await shown.stop();
+		expect(shown.executions[0].items[0]).toMatchObject({ event: 'webhook.test', is_test: true });
 		const production = await new WebhookHost(triggerWorkflow(), {
 			messagingBotWebhookApi: { secret: SECRET },
 		}).start();
@@ -357,6 +333,25 @@ describe('Messaging Bot Trigger: filters, test events, no secret', () => {
 		await post(opted, test());
 		await opted.stop();
 		expect(opted.executions).toHaveLength(1);
+	});
+
+	it('shows a wrong signature as an error while listening in the editor, and starts nothing', async () => {
+		const listening = await new WebhookHost(
+			triggerWorkflow(),
+			{ messagingBotWebhookApi: { secret: SECRET } },
+			'manual',
+		).start();
+		const r = await post(
+			listening,
+			delivery('order.created', { client_id: 'cl_ada' }, undefined, OLD_SECRET),
+		);
+		await listening.stop();
+		// Thrown from the webhook: n8n records it as the trigger's error, which the editor shows.
+		expect(r.status).toBe(500);
+		expect(r.body.message).toBe(
+			'A delivery was refused: the request has a signature that does not match',
+		);
+		expect(listening.executions).toHaveLength(0);
 	});
 
 	it('accepts unsigned events when no secret is set, and says so on the item', async () => {
@@ -391,7 +386,7 @@ describe('Messaging Bot Trigger with the emulator: order.created → tag the cli
 		const e = emulator();
 		const host = await new WebhookHost(triggerWorkflow({ events: ['order.created'] }, true), {
 			messagingBotWebhookApi: { secret: SECRET },
-			messagingBotApi: { baseUrl: e.baseUrl, apiKey: e.apiKey, authHeader: 'bearer' },
+			messagingBotApi: apiCredential(e),
 		}).start();
 		const saved = await admin<{ test_delivery: { state: string } }>(e, 'POST', '/subscriptions', {
 			url: host.url,

@@ -1,14 +1,15 @@
 import type { IDataObject, INode, IVersionedNodeType } from 'n8n-workflow';
 
 import type { RunningEmulator } from '../emulator';
-import { admin, useEmulator } from '../helpers/emulator';
+import { admin, apiCredential, useEmulator } from '../helpers/emulator';
 import { n8nCacheDir } from '../../scripts/lib/n8n-install';
-import { botWorkflow, outputOf, registerNodeType, runWorkflow } from '../helpers/n8n';
+import { outputOf, registerNodeType, runWorkflow } from '../helpers/n8n';
+import { byId, itemsIntoMessagingBot } from '../helpers/workflows';
 
 type Logged = { method: string; path: string; query: string; status: number };
 
 const credentialsFor = (e: RunningEmulator, extra: IDataObject = {}) => ({
-	messagingBotApi: { baseUrl: e.baseUrl, apiKey: e.apiKey, authHeader: 'bearer', ...extra },
+	messagingBotApi: apiCredential(e, extra),
 });
 
 async function run(
@@ -18,7 +19,10 @@ async function run(
 	extra: Partial<INode> = {},
 	creds: IDataObject = {},
 ) {
-	const result = await runWorkflow(botWorkflow(items, parameters, extra), credentialsFor(e, creds));
+	const result = await runWorkflow(
+		itemsIntoMessagingBot(items, parameters, extra),
+		credentialsFor(e, creds),
+	);
 	return {
 		result,
 		error: result.data.resultData.error,
@@ -27,7 +31,6 @@ async function run(
 }
 
 const list = (value: string) => ({ __rl: true, mode: 'list', value });
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 // Every operation of the Messaging Bot node, executed by n8n-core's WorkflowExecute with the
 // real node and credential classes, against the emulator over HTTP.
@@ -160,6 +163,47 @@ describe('Messaging Bot node: operations', () => {
 		expect(output[0].json.tags).toEqual(['customer']);
 	});
 
+	it('Client: Create tidies a phone written with spaces, as people write it', async () => {
+		const { output } = await run(emulator(), [{}], {
+			resource: 'client',
+			operation: 'create',
+			email: '',
+			phone: '+44 7911 123456',
+			additionalFields: {},
+		});
+		expect(output[0].json).toMatchObject({ phone: '+447911123456', created: true });
+	});
+
+	it('says in plain words, with the counts, when a message is too long', async () => {
+		const { error } = await run(emulator(), [{}], {
+			resource: 'bot',
+			operation: 'sendMessage',
+			botId: byId('bot_shop'),
+			clientId: byId('cl_ada'),
+			text: 'x'.repeat(5_000),
+		});
+		expect(error?.message).toBe(
+			'Text is too long: 5,000 characters, and the service sends at most 4,096. Shorten it, or send it as two messages',
+		);
+	});
+
+	it('Client: Update Tags reports only what changed, not what was asked', async () => {
+		// Ada has customer and vip, not lead or new.
+		const { output } = await run(emulator(), [{}], {
+			resource: 'client',
+			operation: 'updateTags',
+			clientId: byId('cl_ada'),
+			add: 'customer, new',
+			remove: 'lead, vip',
+		});
+		expect(output[0].json).toMatchObject({
+			id: 'cl_ada',
+			tags_added: ['new'],
+			tags_removed: ['vip'],
+			tags: ['customer', 'new'],
+		});
+	});
+
 	it('Client: Get Messages returns the history oldest first', async () => {
 		const { output } = await run(emulator(), [{}], {
 			resource: 'client',
@@ -242,7 +286,7 @@ describe('Messaging Bot node: errors, continue-on-fail and paired items', () => 
 	it('explains 401 without ever showing the key', async () => {
 		const key = 'mb_test_this_key_is_secret';
 		const result = await runWorkflow(
-			botWorkflow([{}], { resource: 'bot', operation: 'getAll', returnAll: true }),
+			itemsIntoMessagingBot([{}], { resource: 'bot', operation: 'getAll', returnAll: true }),
 			{
 				messagingBotApi: { baseUrl: emulator().baseUrl, apiKey: key, authHeader: 'both' },
 			},
@@ -263,7 +307,7 @@ describe('Messaging Bot node: errors, continue-on-fail and paired items', () => 
 			additionalFields: {},
 		});
 		expect(error?.message).toBe(
-			'Phone must be in international format: a plus sign, then 7 to 15 digits with no spaces (e.g. +442071234567)',
+			'Phone must be in international format: a plus sign, then 7 to 15 digits (e.g. +44 7911 123456)',
 		);
 		const custom = await run(emulator(), [{}], {
 			resource: 'client',
@@ -279,7 +323,7 @@ describe('Messaging Bot node: errors, continue-on-fail and paired items', () => 
 
 	it('adds /v1 to a base URL that lacks it', async () => {
 		const result = await runWorkflow(
-			botWorkflow([{}], { resource: 'bot', operation: 'getAll', returnAll: true }),
+			itemsIntoMessagingBot([{}], { resource: 'bot', operation: 'getAll', returnAll: true }),
 			{
 				messagingBotApi: {
 					baseUrl: emulator().baseUrl.replace(/\/v1$/, '/'),
@@ -339,7 +383,7 @@ describe('Messaging Bot node: the request limit', () => {
 		await admin(e, 'POST', '/reset');
 		const { body } = await admin<{ ids: string[] }>(e, 'POST', '/clients', { count: 500 });
 		await admin(e, 'POST', '/config', { rate_limit: 100, rate_window_ms: 1_500 });
-		const workflow = botWorkflow(
+		const workflow = itemsIntoMessagingBot(
 			body.data.ids.map((id) => ({ id })),
 			{},
 		);

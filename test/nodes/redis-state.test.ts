@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { Redis } from 'ioredis';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { closeSharedRedisStores } from '../../runtime/stores/redis';
-import { admin, sentTexts, useEmulator } from '../helpers/emulator';
+import { admin, apiCredential, sentTexts, useEmulator, writeInTurn } from '../helpers/emulator';
 import type { TestWorkflow } from '../helpers/n8n';
 import { WebhookHost } from '../helpers/webhook-host';
+import { chain, scenarioNode, triggerNode } from '../helpers/workflows';
 
 // The machine's Redis, in a database of this suite's own (emptied before it runs).
 const REDIS = { host: '127.0.0.1', port: 6379, database: 7 };
@@ -19,47 +19,25 @@ const orderStatus = readFileSync(
 );
 
 /** Trigger → Scenario with both nodes keeping their state in Redis, as under queue mode. */
-const redisBot: TestWorkflow = {
-	nodes: [
+const redisCredential = { messagingBotRedisApi: { id: 'r', name: 'R' } };
+const redisBot: TestWorkflow = chain([
+	triggerNode(
+		{ events: ['message.received'], stateStore: 'redis', options: {} },
 		{
-			id: 't',
-			name: 'Trigger',
-			type: 'n8n-nodes-messaging-bot.messagingBotTrigger',
-			typeVersion: 1,
-			position: [0, 0],
 			webhookId: 'bot',
-			parameters: { events: ['message.received'], stateStore: 'redis', options: {} },
-			credentials: {
-				messagingBotWebhookApi: { id: 'w', name: 'W' },
-				messagingBotRedisApi: { id: 'r', name: 'R' },
-			},
+			credentials: { messagingBotWebhookApi: { id: 'w', name: 'W' }, ...redisCredential },
 		},
-		{
-			id: 's',
-			name: 'Scenario',
-			type: 'n8n-nodes-messaging-bot.messagingBotScenario',
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: { operation: 'handleMessage', scenario: orderStatus, stateStore: 'redis' },
-			credentials: {
-				messagingBotApi: { id: 'a', name: 'API' },
-				messagingBotRedisApi: { id: 'r', name: 'R' },
-			},
-		},
-	],
-	connections: {
-		Trigger: { main: [[{ node: 'Scenario', type: NodeConnectionTypes.Main, index: 0 }]] },
-	},
-};
+	),
+	scenarioNode(
+		{ operation: 'handleMessage', scenario: orderStatus, stateStore: 'redis' },
+		{ credentials: { messagingBotApi: { id: 'a', name: 'API' }, ...redisCredential } },
+	),
+]);
 
 describe('State Store: Redis (queue mode)', () => {
 	const emulator = useEmulator({ rateLimit: 100_000 });
 	const credentials = () => ({
-		messagingBotApi: {
-			baseUrl: emulator().baseUrl,
-			apiKey: emulator().apiKey,
-			authHeader: 'bearer',
-		},
+		messagingBotApi: apiCredential(emulator()),
 		messagingBotWebhookApi: { secret: SECRET },
 		messagingBotRedisApi: REDIS,
 	});
@@ -80,15 +58,7 @@ describe('State Store: Redis (queue mode)', () => {
 			secret: SECRET,
 			events: ['message.received'],
 		});
-		for (const text of texts) {
-			await admin(emulator(), 'POST', '/inbound', {
-				bot_id: 'bot_shop',
-				client_id: 'cl_ada',
-				text,
-			});
-			await admin(emulator(), 'POST', '/settle');
-			await host.idle();
-		}
+		await writeInTurn(emulator(), () => host.idle(), texts);
 		await admin(emulator(), 'DELETE', `/subscriptions/${sub.body.data.id}`);
 		return host;
 	}
@@ -130,7 +100,10 @@ describe('State Store: Redis (queue mode)', () => {
 		const redis = new Redis({ host: REDIS.host, port: REDIS.port, db: REDIS.database });
 		const keys = await redis.keys('messaging-bot:*');
 		await redis.quit();
-		expect(keys.some((k) => k.startsWith('messaging-bot:{inbox:test}:claim:d:'))).toBe(true);
+		// The message's claims sit in its scenario's inbox (conversations belong to the scenario).
+		expect(
+			keys.some((k) => k.startsWith('messaging-bot:{inbox:@') && k.includes(':claim:d:')),
+		).toBe(true);
 		expect(keys.some((k) => k.includes(':record:'))).toBe(true);
 	});
 });

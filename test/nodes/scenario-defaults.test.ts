@@ -3,11 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { NodeConnectionTypes, type IDataObject, type INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
 import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
 import { admin, useEmulator } from '../helpers/emulator';
 import { outputOf, runWorkflow, type TestWorkflow } from '../helpers/n8n';
+import { byId, chain, itemsNode, messagingBotNode, scenarioNode } from '../helpers/workflows';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-defaults-'));
 afterAll(async () => {
@@ -18,53 +19,23 @@ const scenario = readFileSync(
 	path.join(__dirname, '../../examples/scenarios/order-status.json'),
 	'utf8',
 );
-const api = { messagingBotApi: { id: 'a', name: 'API' } };
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-
 /** Input items → the given steps in a row → a Scenario node with its Bot ID and Client ID left at their defaults. */
-function chain(
+function inputStepsScenario(
 	items: IDataObject[],
 	steps: Array<{ name: string; parameters: INode['parameters'] }>,
 	scenarioParameters: INode['parameters'],
 ): TestWorkflow {
-	const nodes: INode[] = [
-		{
-			id: 'in',
-			name: 'Input',
-			type: 'test.items',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: { items: JSON.stringify(items) },
-		},
-		...steps.map((s, i) => ({
-			id: `step${i}`,
-			name: s.name,
-			type: 'n8n-nodes-messaging-bot.messagingBot',
-			typeVersion: 1,
-			position: [200 * (i + 1), 0] as [number, number],
-			parameters: s.parameters,
-			credentials: api,
-		})),
-		{
-			id: 'sc',
-			name: 'Scenario',
-			type: 'n8n-nodes-messaging-bot.messagingBotScenario',
-			typeVersion: 1,
-			position: [200 * (steps.length + 1), 0],
-			parameters: scenarioParameters,
-			credentials: api,
-		},
-	];
-	const names = nodes.map((n) => n.name);
-	const connections = Object.fromEntries(
-		names
-			.slice(0, -1)
-			.map((name, i) => [
-				name,
-				{ main: [[{ node: names[i + 1], type: NodeConnectionTypes.Main, index: 0 }]] },
-			]),
-	);
-	return { nodes, connections };
+	return chain([
+		itemsNode(items),
+		...steps.map((s, i) =>
+			messagingBotNode(s.parameters, {
+				id: `step${i}`,
+				name: s.name,
+				position: [200 * (i + 1), 0],
+			}),
+		),
+		scenarioNode(scenarioParameters, { position: [200 * (steps.length + 1), 0] }),
+	]);
 }
 
 // The Scenario node's Bot ID and Client ID, left at their defaults, after each kind of step the
@@ -89,11 +60,15 @@ describe('Scenario node: the Bot ID and Client ID defaults work after any step',
 			['m2', 'human'],
 		]) {
 			const handled = await runWorkflow(
-				chain([{ message_id: id, bot_id: 'bot_shop', client_id: 'cl_linus', text }], [], {
-					operation: 'handleMessage',
-					scenario,
-					options: options(),
-				}),
+				inputStepsScenario(
+					[{ message_id: id, bot_id: 'bot_shop', client_id: 'cl_linus', text }],
+					[],
+					{
+						operation: 'handleMessage',
+						scenario,
+						options: options(),
+					},
+				),
 				credentials(),
 			);
 			expect(handled.data.resultData.error).toBeUndefined();
@@ -104,10 +79,14 @@ describe('Scenario node: the Bot ID and Client ID defaults work after any step',
 
 	it('after the trigger: the item has bot_id and client_id', async () => {
 		const run = await runWorkflow(
-			chain([{ message_id: 'm3', bot_id: 'bot_shop', client_id: 'cl_linus', text: 'x' }], [], {
-				...getConversation,
-				options: options(),
-			}),
+			inputStepsScenario(
+				[{ message_id: 'm3', bot_id: 'bot_shop', client_id: 'cl_linus', text: 'x' }],
+				[],
+				{
+					...getConversation,
+					options: options(),
+				},
+			),
 			credentials(),
 		);
 		expect(outputOf(run, 'Scenario')[0].json).toMatchObject({
@@ -119,7 +98,7 @@ describe('Scenario node: the Bot ID and Client ID defaults work after any step',
 
 	it('after Client: Get (the client as id, no bot): the bot from the nearest earlier step', async () => {
 		const run = await runWorkflow(
-			chain(
+			inputStepsScenario(
 				[{ bot_id: 'bot_shop', client_id: 'cl_linus' }],
 				[
 					{
@@ -142,7 +121,7 @@ describe('Scenario node: the Bot ID and Client ID defaults work after any step',
 
 	it('after Client: Update Tags then Bot: Send Message', async () => {
 		const run = await runWorkflow(
-			chain(
+			inputStepsScenario(
 				[{ client_id: 'cl_linus' }],
 				[
 					{
@@ -179,7 +158,7 @@ describe('Scenario node: the Bot ID and Client ID defaults work after any step',
 
 	it('with no bot anywhere before it: a clear error naming Bot ID, nothing undefined', async () => {
 		const run = await runWorkflow(
-			chain(
+			inputStepsScenario(
 				[{ id: 'cl_linus' }],
 				[
 					{

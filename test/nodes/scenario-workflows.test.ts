@@ -15,15 +15,14 @@ import {
 } from 'n8n-workflow';
 
 import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
-import { scenarioNode } from '../helpers/scenario-node';
 import {
-	itemsInto,
 	outputOf,
 	registerNodeType,
 	registerSubWorkflow,
 	runWorkflow,
 	type TestWorkflow,
 } from '../helpers/n8n';
+import { itemsInto, scenarioNode } from '../helpers/workflows';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-scenario-calls-'));
 afterAll(async () => {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { N8N_VERSION } from '../../scripts/lib/n8n-install';
+import { N8N_VERSION, TESTED_N8N_VERSIONS } from '../../scripts/lib/n8n-install';
 
 const root = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
@@ -12,11 +12,15 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as
 };
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 
-// What the package says it supports is what the end-to-end tests run.
+// What the package says it supports is what the end-to-end tests run, and nothing else.
 describe('the supported n8n', () => {
-	it('is the n8n the end-to-end tests install, in engines and in the README', () => {
-		expect(pkg.engines.n8n).toBe(N8N_VERSION);
-		expect(readme).toContain(`n8n ${N8N_VERSION}`);
+	it('is every n8n the end-to-end tests install, and only those, in engines and in the README', () => {
+		expect(pkg.engines.n8n.split(' || ').sort()).toEqual([...TESTED_N8N_VERSIONS].sort());
+		for (const version of TESTED_N8N_VERSIONS) expect(readme).toContain(`n8n ${version}`);
+		const named = readme.match(/\bn8n (\d+\.\d+\.\d+)/g) ?? [];
+		expect([...new Set(named.map((n) => n.slice(4)))].sort()).toEqual(
+			[...TESTED_N8N_VERSIONS].sort(),
+		);
 	});
 
 	it('matches the n8n-workflow and n8n-core the node tests build against', () => {
@@ -26,6 +30,7 @@ describe('the supported n8n', () => {
 		);
 	});
 
+	// n8n's scanner (valid-peer-dependencies) refuses any other range, so the versions are in engines.
 	it('keeps the peer range n8n requires of community packages', () => {
 		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 	});

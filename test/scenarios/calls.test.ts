@@ -1,10 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: timers stand for a slow workflow and a stopped worker, never loaded by n8n */
-import {
-	formatIssue,
-	renderDiagram,
-	compileScenario,
-	validateScenario,
-} from '../../runtime/scenarios';
+import { formatIssue, renderDiagram, compileScenario } from '../../runtime/scenarios';
+import { validateScenario } from '../../runtime/scenarios/format/validate';
 import type { WorkflowPort } from '../../runtime/scenarios';
 import { Chat, scenario, START } from './harness';
 

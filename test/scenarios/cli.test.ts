@@ -1,10 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test tooling: files and the CLI as a child process, never loaded by n8n */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { main } from '../../runtime/scenarios/cli';
+import { main } from '../../runtime/scenarios/offline/cli';
 import { admin, useEmulator } from '../helpers/emulator';
 
 const root = path.resolve(__dirname, '../..');
@@ -94,13 +94,15 @@ describe('messaging-bot-scenario CLI', () => {
 			'validate',
 			jumper,
 			path.join(examples, 'support.json'),
-			file('bad.json', '{ "id": '),
+			file('bad.json', '{\n  "id": "x",\n}'),
 		]);
 		expect(result.code).toBe(1);
 		expect(result.err).toContain(
 			'  states.a.on[0].actions[0].goto.scenario: no scenario "suport" is loaded (did you mean "support"?) (loaded: jumper, support)',
 		);
-		expect(result.err).toMatch(/bad\.json: 1 problem\n {2}\(document\): cannot be read as JSON: /);
+		expect(result.err).toContain(
+			'bad.json: 1 problem\n  (document): is not valid JSON at line 3, column 1: a comma before a closing bracket; remove it',
+		);
 		expect(result.out).toContain('ok ');
 	});
 
@@ -193,6 +195,21 @@ describe('messaging-bot-scenario CLI', () => {
 		);
 	});
 
+	it('chat: --call once per workflow, a path with a comma kept whole', async () => {
+		const faq = path.join(examples, 'faq.json');
+		const cases = readFileSync(path.join(root, 'examples/fixtures/faq-lookup.json'), 'utf8');
+		const fixtures = file('faq, answers.json', cases);
+		const result = await run(
+			['chat', faq, '--call', `faq-lookup=${fixtures}`, '--call', `unused=${fixtures}`],
+			['hi', 'When do you deliver?'],
+		);
+		expect(result.err).toBe('');
+		expect(result.out).toContain('bot> We deliver in 2 to 3 working days.');
+		const unknown = await run(['chat', faq, '--frobnicate', 'x'], []);
+		expect(unknown.code).toBe(2);
+		expect(unknown.err).toContain("Unknown option '--frobnicate'");
+	});
+
 	it('validate: the problems of a workflow step, with their paths', async () => {
 		const bad = file('call.json', {
 			id: 'c',
@@ -235,7 +252,7 @@ describe('messaging-bot-scenario CLI', () => {
 		const tsx = path.join(root, 'node_modules/.bin/tsx');
 		const ok = spawnSync(
 			tsx,
-			['runtime/scenarios/cli.ts', 'validate', 'examples/scenarios/order-status.json'],
+			['runtime/scenarios/offline/cli.ts', 'validate', 'examples/scenarios/order-status.json'],
 			{
 				cwd: root,
 				encoding: 'utf8',
@@ -247,7 +264,7 @@ describe('messaging-bot-scenario CLI', () => {
 		]);
 		const chat = spawnSync(
 			tsx,
-			['runtime/scenarios/cli.ts', 'chat', 'examples/scenarios/order-status.json'],
+			['runtime/scenarios/offline/cli.ts', 'chat', 'examples/scenarios/order-status.json'],
 			{
 				cwd: root,
 				encoding: 'utf8',

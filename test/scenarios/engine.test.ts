@@ -1,5 +1,6 @@
 import { BotInactiveError, SendOutcomeUnknownError, ServerError } from '../../runtime/api';
-import { compileScenario, type ScenarioApi } from '../../runtime/scenarios';
+import { compileScenario } from '../../runtime/scenarios';
+import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
 import { CrashingStore } from './crashing-store';
 import { backends, Chat, MINUTE, scenario } from './harness';
 

@@ -1,4 +1,4 @@
-import type { ActionReport } from '../../runtime/scenarios';
+import type { ActionReport } from '../../runtime/scenarios/durability/record';
 import { Chat, example } from './harness';
 
 type Step = string | { wait: number } | 'release';

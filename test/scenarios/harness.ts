@@ -5,15 +5,15 @@ import path from 'node:path';
 
 import {
 	compileScenario,
+	type CompiledScenario,
 	RecordingApi,
 	ScenarioEngine,
-	type CompiledScenario,
-	type EngineOptions,
 	type HandleResult,
-	type ScenarioApi,
 	timerWait,
 } from '../../runtime/scenarios';
-import type { ClientProfile } from '../../runtime/scenarios/templates';
+import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
+import type { EngineOptions } from '../../runtime/scenarios/engine/engine';
+import type { ClientProfile } from '../../runtime/scenarios/format/templates';
 import { MemoryStore, type StateStore } from '../../runtime/stores';
 import { SqliteStore } from '../../runtime/stores/sqlite';
 

@@ -1,6 +1,7 @@
 import { ServerError } from '../../runtime/api';
-import { compileScenario, type ScenarioApi } from '../../runtime/scenarios';
-import type { HistoryItem } from '../../runtime/scenarios/sent-check';
+import { compileScenario } from '../../runtime/scenarios';
+import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
+import type { HistoryItem } from '../../runtime/scenarios/durability/sent-check';
 import { CrashingStore } from './crashing-store';
 import { Chat, echoTwice, MINUTE } from './harness';
 

@@ -1,5 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: real timers for the renewal's real waits, never loaded by n8n */
-import { compileScenario, type ScenarioApi } from '../../runtime/scenarios';
+import { compileScenario } from '../../runtime/scenarios';
+import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
 import { backends, Chat, echoTwice, MINUTE } from './harness';
 
 const echo = echoTwice;

@@ -1,15 +1,17 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: real timers for real waits, never loaded by n8n */
 import {
 	compileScenario,
+	type MessageReceived,
+	RecordingApi,
+	ScenarioEngine,
+} from '../../runtime/scenarios';
+import type { EngineOptions } from '../../runtime/scenarios/engine/engine';
+import {
 	encodeInbound,
 	inboxClaims,
 	inboxNamespace,
 	inboxQueue,
-	RecordingApi,
-	ScenarioEngine,
-	type EngineOptions,
-	type MessageReceived,
-} from '../../runtime/scenarios';
+} from '../../runtime/scenarios/engine/inbox';
 import type { StateStore } from '../../runtime/stores';
 import { backends, scenario } from './harness';
 
@@ -138,6 +140,8 @@ describe.each(backends())('conversation order and acceptance: $name', (backend) 
 			messages: [],
 			timers: [],
 			failures: [],
+			conversations: 0,
+			carriedOver: 0,
 		});
 		expect(said('cl_grace')).toHaveLength(2);
 	});

@@ -1,4 +1,5 @@
-import { compileScenario, validateScenario, formatIssue } from '../../runtime/scenarios';
+import { compileScenario, formatIssue } from '../../runtime/scenarios';
+import { validateScenario } from '../../runtime/scenarios/format/validate';
 import { ADA, Chat, scenario, type Backend, backends } from './harness';
 
 /** Counts the full client records read, to show they are read once a step and only when used. */

@@ -1,25 +1,22 @@
 import fc from 'fast-check';
 
-import {
-	compileScenario,
-	ScenarioValidationError,
-	scenarioSchema,
-	validateScenario,
-} from '../../runtime/scenarios';
+import { compileScenario, ScenarioValidationError } from '../../runtime/scenarios';
+import { scenarioSchema } from '../../runtime/scenarios/format/schema';
+import { validateScenario } from '../../runtime/scenarios/format/validate';
 import {
 	acceptAnswer,
 	matchesText,
 	prepareCheck,
 	prepareMatcher,
-} from '../../runtime/scenarios/matchers';
+} from '../../runtime/scenarios/format/matchers';
 import {
 	checkPattern,
 	compileBounded,
 	REGEX_INPUT_LIMIT,
 	REGEX_PROGRAM_LIMIT,
 	REGEX_STATE_LIMIT,
-} from '../../runtime/scenarios/safe-regex';
-import * as validate from '../../runtime/scenarios/validate';
+} from '../../runtime/scenarios/format/safe-regex';
+import * as validate from '../../runtime/scenarios/format/validate';
 import { Chat, example, scenario } from './harness';
 
 /** The message from the issue: 27 letters and a "!" kept V8 busy for over 5 s on ^(\w+\s?)*$. */

@@ -1,8 +1,5 @@
-import {
-	compileScenario,
-	ScenarioValidationError,
-	validateScenario,
-} from '../../runtime/scenarios';
+import { compileScenario, ScenarioValidationError } from '../../runtime/scenarios';
+import { validateScenario } from '../../runtime/scenarios/format/validate';
 import { Chat, scenario } from './harness';
 
 const HOSTILE = `${'a'.repeat(27)}!`;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { scenarioJsonSchema } from '../../runtime/scenarios';
+import { scenarioJsonSchema } from '../../runtime/scenarios/format/schema';
 
 describe('scenario.schema.json', () => {
 	it('is up to date with the zod schema (regenerate: npx tsx scripts/scenario-schema.ts)', () => {

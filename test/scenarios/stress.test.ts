@@ -1,11 +1,8 @@
 import fc from 'fast-check';
 
-import {
-	compileScenario,
-	type ConversationView,
-	type MessageReceived,
-	type RecordedCall,
-} from '../../runtime/scenarios';
+import { compileScenario, type MessageReceived } from '../../runtime/scenarios';
+import type { ConversationView } from '../../runtime/scenarios/durability/record';
+import type { RecordedCall } from '../../runtime/scenarios/offline/recording-api';
 import { backends, Chat, scenario } from './harness';
 
 /** Every reply depends on what came before: order, state and variables all show in the transcript. */

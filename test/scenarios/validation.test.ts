@@ -1,11 +1,6 @@
-import {
-	compileScenario,
-	formatIssue,
-	ScenarioValidationError,
-	validateScenario,
-	validateScenarioSet,
-	type ScenarioDocument,
-} from '../../runtime/scenarios';
+import { compileScenario, formatIssue, ScenarioValidationError } from '../../runtime/scenarios';
+import type { ScenarioDocument } from '../../runtime/scenarios/format/schema';
+import { validateScenario, validateScenarioSet } from '../../runtime/scenarios/format/validate';
 import { example, scenario } from './harness';
 
 const problems = (doc: unknown) => validateScenario(doc).issues.map(formatIssue);

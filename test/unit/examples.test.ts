@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { MessagingBotScenario } from '../../nodes/MessagingBotScenario/MessagingBotScenario.node';
-import { validateScenario } from '../../runtime/scenarios';
+import { validateScenario } from '../../runtime/scenarios/format/validate';
 
 const root = path.resolve(__dirname, '../..');
 const workflows = readdirSync(path.join(root, 'examples/workflows'))

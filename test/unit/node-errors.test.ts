@@ -1,4 +1,4 @@
-import { NodeApiError, type INode } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { toNodeError } from '../../nodes/shared/errors';
 import {
@@ -9,15 +9,9 @@ import {
 	RetryAfterTooLongError,
 	type MessagingBotError,
 } from '../../runtime/api';
+import { messagingBotNode } from '../helpers/workflows';
 
-const node: INode = {
-	id: 'n',
-	name: 'Messaging Bot',
-	type: 'n8n-nodes-messaging-bot.messagingBot',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = messagingBotNode({});
 
 const fromAnswer = (status: number, body: string): MessagingBotError => {
 	const outcome = interpret(status, body);

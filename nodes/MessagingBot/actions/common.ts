@@ -25,7 +25,7 @@ export const botLocator: INodeProperties = {
 			type: 'string',
 			placeholder: 'e.g. bot_shop',
 			validation: [
-				{ type: 'regex', properties: { regex: '^\\S+$', errorMessage: 'A bot ID has no spaces' } },
+				{ type: 'regex', properties: { regex: '^\\S*$', errorMessage: 'A bot ID has no spaces' } },
 			],
 		},
 	],
@@ -58,7 +58,7 @@ export const clientLocator: INodeProperties = {
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: '^\\S+$', errorMessage: 'A client ID has no spaces' },
+					properties: { regex: '^\\S*$', errorMessage: 'A client ID has no spaces' },
 				},
 			],
 		},

@@ -1,6 +1,6 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { TimerResult } from '../../../runtime/scenarios';
+import type { DueWork, ScenarioEngine, TimerResult } from '../../../runtime/scenarios';
 import { needsHuman, resultItem } from './results';
 import type { ScenarioOperation } from './types';
 
@@ -9,11 +9,14 @@ import type { ScenarioOperation } from './types';
  * them, finishes replies and tag changes a stopped worker left, and fires the silence timers that
  * are due. Run it from a Schedule Trigger; several runs at once are safe. One item per message
  * applied, timer fired or conversation resumed; a client handed to a person goes to "Needs a Human".
+ * It works on the conversations of its scenario (and Conversation Scope) in its storage, whichever
+ * workflow handled them; the last item on "Handled" says how many it looked at.
  */
 export const fireTimers: ScenarioOperation = {
 	description: [],
 	async execute(engine) {
-		const { messages, timers, failures } = await engine.runDueWork();
+		const work = await engine.runDueWork();
+		const { messages, timers, failures } = work;
 		const handled: INodeExecutionData[] = [];
 		const human: INodeExecutionData[] = [];
 		const pairedItem = { item: 0 };
@@ -31,9 +34,27 @@ export const fireTimers: ScenarioOperation = {
 		for (const failure of failures) {
 			handled.push({ json: { status: 'error', ...failure }, pairedItem });
 		}
+		handled.push({ json: summaryItem(this, engine, work), pairedItem });
 		return [handled, human];
 	},
 };
+
+/** What the run looked at: a ticker that reaches no conversation says so, and for which scenario. */
+function summaryItem(ctx: IExecuteFunctions, engine: ScenarioEngine, work: DueWork): IDataObject {
+	const scope = String(ctx.getNodeParameter('options.conversationScope', 0, '')).trim();
+	const count = (kind: TimerResult['kind']) => work.timers.filter((t) => t.kind === kind).length;
+	return {
+		status: 'checked',
+		scenario: [...engine.scenarios.keys()][0],
+		conversation_scope: scope === '' ? null : scope,
+		conversations: work.conversations,
+		messages_applied: work.messages.length,
+		timers_fired: count('timer'),
+		resumed: count('resumed'),
+		failures: work.failures.length,
+		carried_over: work.carriedOver,
+	};
+}
 
 function timerItem(f: TimerResult): IDataObject {
 	return {

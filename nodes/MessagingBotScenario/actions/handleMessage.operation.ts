@@ -1,4 +1,9 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
 import { toNodeError } from '../../shared/errors';
 import { needsHuman, resultItem } from './results';
@@ -22,6 +27,8 @@ export const handleMessage: ScenarioOperation = {
 					if (data.event !== undefined && data.event !== 'message.received') {
 						return { i, skip: `not a message.received event (${String(data.event)})` };
 					}
+					if (data.event === undefined && !data.message_id)
+						return { i, error: notAMessage(this, i) };
 					const result = await engine.handle({
 						...data,
 						message_id: String(data.message_id ?? ''),
@@ -63,3 +70,12 @@ export const handleMessage: ScenarioOperation = {
 		return [handled, human];
 	},
 };
+
+/** An item that is no client message: the node was run by hand, or after the wrong step. */
+function notAMessage(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), 'This item is not a message from a client', {
+		itemIndex,
+		description:
+			'Handle Message answers the messages the Messaging Bot Trigger receives (event Message Received), so it has nothing to answer when run by hand. To try the scenario here, choose the operation Test Conversation; to answer clients, start the workflow with the Messaging Bot Trigger.',
+	});
+}

@@ -1,34 +1,22 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { CompiledScenario } from '../../../runtime/scenarios';
-import { testProperties, workflowsProperty } from './descriptions';
-import { diagramOperation } from './diagram.operation';
+import { workflowsProperty } from './descriptions';
+import { getDiagram } from './diagram.operation';
 import { fireTimers } from './fireTimers.operation';
 import { getConversation } from './getConversation.operation';
 import { handleMessage } from './handleMessage.operation';
 import { release } from './release.operation';
 import { testConversation } from './testConversation.operation';
-import type { ScenarioOperation } from './types';
-import { workflowPort } from './workflows';
+import type { OfflineOperation, ScenarioOperation } from './types';
 
-export const operations: Record<string, ScenarioOperation> = {
+/** Every operation by its value in the picker below; the offline ones need no store. */
+export const operations: Record<string, ScenarioOperation | OfflineOperation> = {
 	handleMessage,
 	fireTimers,
 	release,
 	getConversation,
-};
-
-/** Operations on the scenarios alone: no store is opened and nothing is sent. */
-export const offlineOperations: Record<
-	string,
-	(this: IExecuteFunctions, scenarios: CompiledScenario[]) => Promise<INodeExecutionData[][]>
-> = {
-	async getDiagram(scenarios) {
-		return diagramOperation.call(this, scenarios);
-	},
-	async testConversation(scenarios) {
-		return await testConversation.call(this, scenarios, () => workflowPort(this, scenarios));
-	},
+	getDiagram,
+	testConversation,
 };
 
 /** The operation picker. */
@@ -69,7 +57,7 @@ export const operationProperty: INodeProperties = {
 			value: 'fireTimers',
 			action: 'Run due work',
 			description:
-				'Apply messages whose execution stopped, finish unfinished replies and send the "after N minutes of silence" messages; run it from a Schedule Trigger',
+				'Apply messages whose execution stopped, finish unfinished replies and send the "after N minutes of silence" messages, for every conversation of this scenario whatever workflow handled it; run it from a Schedule Trigger',
 		},
 		{
 			name: 'Test Conversation',
@@ -83,10 +71,6 @@ export const operationProperty: INodeProperties = {
 
 /** The parameters of the operations, shown for the operation that needs them. */
 export const operationFields: INodeProperties[] = [
-	...handleMessage.description,
-	...fireTimers.description,
-	...release.description,
-	...getConversation.description,
-	...testProperties,
+	...Object.values(operations).flatMap((operation) => operation.description),
 	workflowsProperty,
 ];

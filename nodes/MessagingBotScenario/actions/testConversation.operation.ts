@@ -6,18 +6,30 @@ import {
 } from 'n8n-workflow';
 
 import {
+	issuesInWords,
 	rehearse,
+	scenarioWarnings,
 	type ClientProfile,
 	type CompiledScenario,
 	type WorkflowPort,
 } from '../../../runtime/scenarios';
+import { testProperties } from './descriptions';
+import type { OfflineOperation } from './types';
+import { workflowPort } from './workflows';
 
 /**
  * Test Conversation: plays the client messages of each item through the scenario without sending
  * anything; one item out per item in, with the transcript, the states, the variables and the
  * workflow calls (run for real only when asked, else answered with nothing).
  */
-export async function testConversation(
+export const testConversation: OfflineOperation = {
+	description: testProperties,
+	async offline(scenarios) {
+		return await rehearseItems.call(this, scenarios, () => workflowPort(this, scenarios));
+	},
+};
+
+async function rehearseItems(
 	this: IExecuteFunctions,
 	scenarios: readonly CompiledScenario[],
 	workflows: () => WorkflowPort,
@@ -41,7 +53,10 @@ export async function testConversation(
 				client,
 				...(run ? { workflows: workflows() } : {}),
 			});
-			out.push({ json: result as unknown as IDataObject, pairedItem: { item: i } });
+			out.push({
+				json: { ...(result as unknown as IDataObject), warnings: warningsOf(scenarios) },
+				pairedItem: { item: i },
+			});
 		} catch (error) {
 			if (!this.continueOnFail()) {
 				throw error instanceof NodeOperationError
@@ -76,4 +91,15 @@ function testClient(ctx: IExecuteFunctions, i: number): ClientProfile {
 		id: typeof c.id === 'string' && c.id ? c.id : 'cl_test',
 		tags: Array.isArray(c.tags) ? c.tags.map(String) : [],
 	};
+}
+
+/** What the scenarios allow but probably do not mean, in the designer's words. */
+function warningsOf(scenarios: readonly CompiledScenario[]): string[] {
+	return issuesInWords(
+		scenarios.flatMap((s) =>
+			scenarioWarnings(s.document).map((w) =>
+				scenarios.length > 1 ? { ...w, scenario: s.id } : w,
+			),
+		),
+	);
 }

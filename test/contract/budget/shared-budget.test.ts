@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 
 import { RedisWindow, RequestBudgetError } from '../../../runtime/api/budget/redis-window';
+import { mostInAnyWindow } from '../../helpers/busiest-window';
 
 const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 const worker = path.join(__dirname, 'budget-worker.ts');
@@ -68,17 +69,6 @@ function start(budgetId: string, count: number, callers: number, priority = 'bul
 	return { child, ready, done };
 }
 
-/** The most slots granted in any window: never above the limit. */
-function busiestWindow(times: number[]): number {
-	const sorted = [...times].sort((a, b) => a - b);
-	let most = 0;
-	for (let i = 0, j = 0; j < sorted.length; j++) {
-		while (sorted[j] - sorted[i] >= WINDOW_MS) i++;
-		most = Math.max(most, j - i + 1);
-	}
-	return most;
-}
-
 describe('a request budget shared through Redis by several processes', () => {
 	it('never grants more than the limit in any window across processes, and shares it fairly', async () => {
 		const id = `test-${randomUUID()}`;
@@ -88,7 +78,7 @@ describe('a request budget shared through Redis by several processes', () => {
 		const [a, b] = await Promise.all(workers.map((w) => w.done));
 		const all = [...a.granted, ...b.granted];
 		expect(all).toHaveLength(200);
-		expect(busiestWindow(all)).toBeLessThanOrEqual(LIMIT);
+		expect(mostInAnyWindow(all, WINDOW_MS)).toBeLessThanOrEqual(LIMIT);
 		// 200 slots at 40 a window need 4 windows after the first: the budget wastes little.
 		const span = Math.max(...all) - Math.min(a.asked, b.asked);
 		expect(span).toBeLessThan(4 * (WINDOW_MS + 10) + 600);
@@ -133,7 +123,7 @@ describe('a request budget shared through Redis by several processes', () => {
 		expect(interactive.asked).toBeLessThan(firstFree - WINDOW_MS / 2);
 		expect(bulk.granted.filter((t) => t < interactive.asked)).toHaveLength(LIMIT - 1);
 		expect(answered - interactive.asked).toBeLessThan(50);
-		expect(busiestWindow([...bulk.granted, answered])).toBeLessThanOrEqual(LIMIT);
+		expect(mostInAnyWindow([...bulk.granted, answered], WINDOW_MS)).toBeLessThanOrEqual(LIMIT);
 	}, 60_000);
 
 	it("stops holding a killed process's turn", async () => {
@@ -151,8 +141,13 @@ describe('a request budget shared through Redis by several processes', () => {
 		// lapses (its last wait plus a 2 s grace), the survivor has whole windows again.
 		const lapsed = killed + WINDOW_MS + 2_000 + 200;
 		const shared = run.granted.filter((t) => t > run.asked + WINDOW_MS + 100 && t < killed);
-		expect(busiestWindow(shared)).toBeLessThanOrEqual(LIMIT / 2);
-		expect(busiestWindow(run.granted.filter((t) => t > lapsed))).toBe(LIMIT);
+		expect(mostInAnyWindow(shared, WINDOW_MS)).toBeLessThanOrEqual(LIMIT / 2);
+		expect(
+			mostInAnyWindow(
+				run.granted.filter((t) => t > lapsed),
+				WINDOW_MS,
+			),
+		).toBe(LIMIT);
 		await gone;
 	}, 60_000);
 

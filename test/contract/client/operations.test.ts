@@ -187,6 +187,7 @@ describe.each(PROFILES)('runtime client: operations (%s profile)', (profile) => 
 			client.searchClients({}, { limit: 1001 }),
 			client.searchClients({}, { offset: -1 }),
 			client.sendMessage('bot_shop', { client_id: 'cl_ada', text: '' }),
+			client.sendMessage('bot_shop', { client_id: 'cl_ada', text: 'x'.repeat(5_000) }),
 		];
 		const errors = await Promise.all(
 			attempts.map((p) =>
@@ -201,15 +202,16 @@ describe.each(PROFILES)('runtime client: operations (%s profile)', (profile) => 
 		expect(messages).toEqual([
 			'from must be a real calendar date',
 			'from must not be after the "to" date',
-			'phone must be in international format: a plus sign, then 7 to 15 digits with no spaces (e.g. +442071234567)',
+			'phone must be in international format: a plus sign, then 7 to 15 digits (e.g. +44 7911 123456)',
 			'email must be a valid email address, like name@example.com',
 			expect.stringMatching(
-				/^custom_fields must be at most 16384 bytes as compact JSON \(this is 164\d\d bytes\)$/,
+				/^custom_fields are too large: 16,4\d\d bytes, and the service takes at most 16,384 \(16 KB, counted as compact JSON\)\. Keep fewer or shorter fields$/,
 			),
 			'add.0 must be a non-empty string',
 			'limit must be at most 1000',
 			'offset must be 0 or more',
 			'text must not be empty or only spaces',
+			'text is too long: 5,000 characters, and the service sends at most 4,096. Shorten it, or send it as two messages',
 		]);
 		const after = (await admin<unknown[]>(emulator(), 'GET', '/requests')).body.data.length;
 		expect(after).toBe(before);

@@ -1,22 +1,12 @@
 import { NetworkError, SendOutcomeUnknownError, ServerError } from '../../../runtime/api';
 import { PROFILES } from '../../emulator';
+import { busiestWindow } from '../../helpers/busiest-window';
 import { clientFor } from '../../helpers/client';
 import { admin, useEmulator } from '../../helpers/emulator';
 
 type Logged = { at: string; method: string; path: string; query: string; status: number };
 const requests = async (e: Parameters<typeof admin>[0]) =>
 	(await admin<Logged[]>(e, 'GET', '/requests')).body.data;
-
-/** The largest number of requests that fell into any window of `windowMs`. */
-function busiestWindow(log: Logged[], windowMs: number): number {
-	const times = log.map((r) => Date.parse(r.at)).sort((a, b) => a - b);
-	let best = 0;
-	for (let i = 0, j = 0; i < times.length; i++) {
-		while (times[i] - times[j] >= windowMs) j++;
-		best = Math.max(best, i - j + 1);
-	}
-	return best;
-}
 
 // docs/service-assumptions.md A3, A5, A16, A17; under the emulator's default and variant answers
 // (errors as plain text or HTML there, 204 for a sent message, history under other names).

@@ -1,8 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-
 import type { RunningEmulator } from '../../emulator';
+import { signatureValid } from '../../helpers/deliveries';
 import { admin, call, useEmulator, type Reply } from '../../helpers/emulator';
-import { Receiver, type Received } from '../../helpers/receiver';
+import { Receiver } from '../../helpers/receiver';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 const SECRET = 'whsec_events-contract';
@@ -11,17 +10,6 @@ type Got = { event: string; data: Record<string, unknown>; deliveryId: string };
 type Client = { id: string; tags: string[]; [field: string]: unknown };
 type Order = { order_id: string; client_id: string; status: string; [field: string]: unknown };
 type Emitted = { event: string; data: Record<string, unknown>; delivery_ids: string[] };
-
-/** The receiver's check of A30, independent of the emulator: HMAC-SHA256 over the raw bytes. */
-function signatureValid(secret: string, received: Received): boolean {
-	const header = received.headers['x-service-signature'];
-	if (typeof header !== 'string') return false;
-	const expected = Buffer.from(
-		`sha256=${createHmac('sha256', secret).update(received.raw).digest('hex')}`,
-	);
-	const got = Buffer.from(header);
-	return expected.length === got.length && timingSafeEqual(expected, got);
-}
 
 // docs/service-assumptions.md: A32 (which operation emits which event), A33 (data of each event),
 // A30 (signature on every delivery), A25 (order fields), A14 (bot.started on activation), A6 (bot switched off).

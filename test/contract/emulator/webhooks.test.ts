@@ -1,8 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: polls with setTimeout, never loaded by n8n */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-
 import { sign, type RunningEmulator } from '../../emulator';
 import type { Delivery } from '../../emulator/webhooks';
+import { referenceSignature, signatureValid } from '../../helpers/deliveries';
 import { admin, call, useEmulator } from '../../helpers/emulator';
 import { Receiver, type Received } from '../../helpers/receiver';
 
@@ -36,19 +35,6 @@ type SubscriptionView = {
 };
 type Saved = { subscription: SubscriptionView; test_delivery: Delivery };
 type Body = { event: string; data: Record<string, unknown>; webhook_id: string; timestamp: string };
-
-/** The receiver's side of A30, written independently of the emulator: HMAC over the raw bytes. */
-function hmacHeader(secret: string, raw: Buffer): string {
-	return `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
-}
-
-function signatureValid(secret: string, received: Received): boolean {
-	const header = received.headers['x-service-signature'];
-	if (typeof header !== 'string') return false;
-	const expected = Buffer.from(hmacHeader(secret, received.raw));
-	const got = Buffer.from(header);
-	return expected.length === got.length && timingSafeEqual(expected, got);
-}
 
 const bodyOf = (r: Received): Body => JSON.parse(r.raw.toString('utf8')) as Body;
 const header = (r: Received, name: string) => r.headers[name];
@@ -370,12 +356,12 @@ describe('emulator webhooks: what a delivery looks like', () => {
 		await settle(e);
 		const [got] = receiver().received;
 		const signature = header(got, 'x-service-signature');
-		expect(signature).toBe(hmacHeader(SECRET, got.raw));
+		expect(signature).toBe(referenceSignature(SECRET, got.raw));
 		expect(signatureValid(SECRET, got)).toBe(true);
 		expect(bodyOf(got).data.text).toBe('héllo ✓ 👋 "quoted" \\ back');
 		// The bytes matter, not the JSON value: re-serialised JSON or another key does not verify.
 		const reserialised = Buffer.from(JSON.stringify(bodyOf(got), null, 2), 'utf8');
-		expect(hmacHeader(SECRET, reserialised)).not.toBe(signature);
+		expect(referenceSignature(SECRET, reserialised)).not.toBe(signature);
 		expect(signatureValid('another-secret', got)).toBe(false);
 		// What the emulator recorded is what went over the wire.
 		const recorded = await delivery(e, id);
@@ -387,7 +373,7 @@ describe('emulator webhooks: what a delivery looks like', () => {
 		const payload = 'Hello, World!';
 		const vector = 'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17';
 		expect(sign(secret, payload)).toBe(vector);
-		expect(hmacHeader(secret, Buffer.from(payload, 'utf8'))).toBe(vector);
+		expect(referenceSignature(secret, Buffer.from(payload, 'utf8'))).toBe(vector);
 	});
 
 	it('sends no signature header without a secret', async () => {

@@ -1,0 +1,85 @@
+import type { StateStore, WriteOptions } from '../../stores/types';
+import { decodeRecord, encodeRecord, unfinished, type ConversationRecord } from './record';
+
+/**
+ * A record with the version it was read or written at: what the next compare-and-set writes over.
+ * Read, the record may be missing (version 0).
+ */
+export type Versioned<R = ConversationRecord> = { record: R; version: number };
+/** A record as read: `moved` when messages for it were carried into its inbox by the read. */
+export type Loaded = Versioned<ConversationRecord | undefined> & { moved?: boolean };
+
+/**
+ * The one place conversation records are read and written. Every write is a compare-and-set that
+ * carries, in the same atomic step, the record's mark in the due index (its silence timer, or a
+ * check on an effect left unfinished) and its expiry, so a crash between the two cannot strand a
+ * timer or an effect.
+ */
+export class ConversationStore {
+	constructor(
+		private readonly store: StateStore,
+		readonly namespace: string,
+		private readonly options: {
+			/** How long a conversation is kept after its last change. */
+			retentionMs: number;
+			/** When to look again at an effect left pending with nobody performing it. */
+			recheckMs: number;
+		},
+	) {}
+
+	/** Reads a key absent here from where older versions kept it (engine/carry-over.ts). */
+	fallback?: (key: string) => Promise<Loaded>;
+
+	async read(key: string): Promise<Loaded> {
+		const found = await this.store.read(this.namespace, key);
+		if (found) return { record: decodeRecord(found.value), version: found.version };
+		return this.fallback ? await this.fallback(key) : { record: undefined, version: 0 };
+	}
+
+	/**
+	 * One compare-and-set; null when another writer got there first (the caller reloads).
+	 * `dequeue`: the inbox entries the write applied, taken out with it.
+	 */
+	async write(
+		key: string,
+		record: ConversationRecord,
+		expectedVersion: number,
+		now: number,
+		dequeue?: WriteOptions['dequeue'],
+	): Promise<Versioned | null> {
+		const version = await this.store.write(
+			this.namespace,
+			key,
+			encodeRecord(record),
+			expectedVersion,
+			{
+				dueAt: this.dueAt(record, now),
+				expiresAt: now + this.options.retentionMs,
+				...(dequeue ? { dequeue } : {}),
+			},
+		);
+		return version === null ? null : { record, version };
+	}
+
+	/** Keys whose timer or unfinished effect is due at `now`. */
+	async due(now: number, limit: number): Promise<string[]> {
+		return await this.store.due(this.namespace, now, limit);
+	}
+
+	async clearDue(key: string): Promise<void> {
+		await this.store.setDue(this.namespace, key, null);
+	}
+
+	/**
+	 * The earliest moment the scheduled run must look at the record: its timer, a lease running
+	 * out, or a pending effect that nobody is performing (its worker died before starting it).
+	 */
+	private dueAt(record: ConversationRecord, now: number): number | null {
+		const times: number[] = [];
+		if (record.timer) times.push(record.timer.dueAt);
+		for (const entry of record.outbox.filter(unfinished)) {
+			times.push(entry.lease ? entry.lease.until : now + this.options.recheckMs);
+		}
+		return times.length > 0 ? Math.min(...times) : null;
+	}
+}

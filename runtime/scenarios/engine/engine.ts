@@ -1,0 +1,312 @@
+import type { Clock } from '../../api/clock';
+import type { StateStore } from '../../stores/types';
+import { ScenarioValidationError } from '../format/issue';
+import { validateScenarioSet } from '../format/validate';
+import type { CompiledScenario } from '../machine/compile';
+import type { CancellableWait } from '../durability/lease-keeper';
+import { arrivalHistoryOf, type ReorderMode } from './release-policy';
+import { OutboxRunner } from '../durability/outbox';
+import type { ScenarioApi } from '../durability/perform-effect';
+import {
+	conversationKey,
+	view,
+	type ActionReport,
+	type ConversationView,
+} from '../durability/record';
+import { ConversationStore } from '../durability/record-store';
+import { AGAIN, BOUNDS, keptChanging, retry } from '../durability/retry';
+import type { WorkflowPort } from '../durability/workflow-call';
+import { DueRunner, type TimerResult } from './due';
+import {
+	encodeInbound,
+	inboxClaims,
+	inboxNamespace,
+	inboxQueue,
+	type MessageReceived,
+} from './inbox';
+import { InboxApplier } from './inbox-applier';
+import { KeyedQueue } from './keyed-queue';
+import { CarryOver, recordsNamespace } from './carry-over';
+import type { HandleResult, LatePolicy } from './results';
+import { Stepper } from './stepper';
+
+export interface EngineOptions {
+	/** Compiled scenarios; conversations start in `entry` (default: the first). */
+	scenarios: readonly CompiledScenario[];
+	entry?: string;
+	store: StateStore;
+	api: ScenarioApi;
+	/** Runs the workflows of "call" steps (the Scenario node: n8n's executeWorkflow). */
+	workflows?: WorkflowPort;
+	/** `sleep` is needed only with a reorder window. */
+	clock: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
+	/**
+	 * Whose conversations these are, in the store: engines with the same scope share them (default
+	 * "default"; the Scenario node gives `conversationScope()` of its scenario).
+	 */
+	scope?: string;
+	/** Where older versions kept these conversations: carried over from there on first use. */
+	formerScope?: string;
+	/** How long a message id is remembered against redeliveries (default 48 h, as the trigger's). */
+	dedupeTtlMs?: number;
+	/** How long a worker may take to perform one effect before another treats it as crashed. */
+	leaseMs?: number;
+	/**
+	 * A cancellable wait in real time (n8n's `sleep` with a signal), so a lease is renewed while
+	 * its effect waits for the request budget. Without it, leases are not renewed.
+	 */
+	wait?: CancellableWait;
+	/** Attempts at an effect the service certainly refused, before it is marked failed. */
+	maxAttempts?: number;
+	/**
+	 * The longest an accepted message waits for earlier-written ones of the same client to arrive
+	 * (default 0: applied in the order accepted).
+	 */
+	reorderWindowMs?: number;
+	/**
+	 * adaptive (default): a message waits only as long as deliveries have lately overtaken each
+	 * other (release-policy.ts); fixed: every message waits the whole window.
+	 */
+	reorderMode?: ReorderMode;
+	/** Default ignore: a late message is recorded as late and steps nothing. */
+	latePolicy?: LatePolicy;
+	/** How long a conversation is kept after its last change (default 30 days). */
+	retentionMs?: number;
+	/** How long an accepted message may wait before the scheduled run applies it (default 15 s). */
+	stalledAfterMs?: number;
+}
+
+export interface DueWork {
+	/** Accepted messages whose execution stopped before applying them. */
+	messages: HandleResult[];
+	/** Timers fired and effects resumed. */
+	timers: TimerResult[];
+	/** Conversations that could not be worked on this time (left for the next run). */
+	failures: Array<{ conversation: string; error: string }>;
+	/** Conversations the run looked at: with a message waiting, a timer or an effect due. */
+	conversations: number;
+	/** Conversations carried over from the former scope by this run. */
+	carriedOver: number;
+}
+
+const DAY = 86_400_000;
+
+/**
+ * Runs scenarios for conversations kept in a StateStore. Each message goes through the
+ * conversation's inbox and is applied one at a time, in the client's order, by whichever execution
+ * or process gets there first; each step is saved with its effects (the outbox) by
+ * compare-and-set, and only then performed, each effect's outcome written down before the next.
+ */
+export class ScenarioEngine {
+	readonly scenarios: ReadonlyMap<string, CompiledScenario>;
+	private readonly stepper: Stepper;
+	private readonly store: StateStore;
+	private readonly clock: EngineOptions['clock'];
+	private readonly inbox: string;
+	private readonly conversations: ConversationStore;
+	private readonly outbox: OutboxRunner;
+	private readonly dueRunner: DueRunner;
+	private readonly applier: InboxApplier;
+	private readonly queue = new KeyedQueue();
+	private readonly carryOver: CarryOver | undefined;
+	private readonly settings: Required<
+		Pick<EngineOptions, 'dedupeTtlMs' | 'reorderWindowMs' | 'latePolicy' | 'stalledAfterMs'>
+	>;
+
+	constructor(options: EngineOptions) {
+		if (options.scenarios.length === 0) throw new Error('The engine needs at least one scenario');
+		const issues = validateScenarioSet(options.scenarios.map((s) => s.document));
+		if (issues.length > 0) throw new ScenarioValidationError(issues);
+		this.scenarios = new Map(options.scenarios.map((s) => [s.id, s]));
+		const entry = this.scenarios.get(options.entry ?? options.scenarios[0].id);
+		if (!entry) throw new Error(`No scenario "${options.entry}" is loaded`);
+		this.stepper = new Stepper(this.scenarios, entry);
+		this.store = options.store;
+		this.clock = options.clock;
+		const scope = options.scope ?? 'default';
+		this.inbox = inboxNamespace(scope);
+		this.settings = {
+			dedupeTtlMs: options.dedupeTtlMs ?? 2 * DAY,
+			reorderWindowMs: Math.max(0, options.reorderWindowMs ?? 0),
+			latePolicy: options.latePolicy ?? 'ignore',
+			stalledAfterMs: options.stalledAfterMs ?? 15_000,
+		};
+		const leaseMs = options.leaseMs ?? 60_000;
+		this.conversations = new ConversationStore(options.store, recordsNamespace(scope), {
+			retentionMs: options.retentionMs ?? 30 * DAY,
+			recheckMs: Math.min(leaseMs, 30_000),
+		});
+		this.outbox = new OutboxRunner({
+			conversations: this.conversations,
+			api: options.api,
+			clock: options.clock,
+			leaseMs,
+			workflows: options.workflows,
+			resume: (record, entry, now) => this.stepper.afterCall(record, entry, now),
+			maxAttempts: options.maxAttempts ?? 3,
+			wait: options.wait,
+		});
+		const former = options.formerScope;
+		this.carryOver =
+			former === undefined || former === scope
+				? undefined
+				: new CarryOver(options.store, former, {
+						to: { conversations: this.conversations, inbox: this.inbox },
+						clock: options.clock,
+						dedupeTtlMs: this.settings.dedupeTtlMs,
+					});
+		this.dueRunner = new DueRunner(this.conversations, this.stepper, this.outbox);
+		this.applier = new InboxApplier(this.inbox, {
+			store: options.store,
+			conversations: this.conversations,
+			stepper: this.stepper,
+			outbox: this.outbox,
+			api: options.api,
+			clock: options.clock,
+			readsClient: options.scenarios.some((s) => s.readsClient),
+			readsOrders: options.scenarios.some((s) => s.readsOrders),
+			reorder: { mode: options.reorderMode ?? 'adaptive', windowMs: this.settings.reorderWindowMs },
+			arrivals: arrivalHistoryOf(this.inbox),
+			latePolicy: this.settings.latePolicy,
+		});
+	}
+
+	/**
+	 * Handles a message.received event: puts it in its conversation's inbox (unless the trigger
+	 * already did) on arrival, so that concurrent appends share a commit, then, in the
+	 * conversation's turn, applies the inbox in order up to this message.
+	 */
+	async handle(event: MessageReceived): Promise<HandleResult> {
+		const message = checkEvent(event);
+		const key = inboxQueue(message);
+		const appended = this.store.enqueue(
+			this.inbox,
+			key,
+			inboxClaims(message.message_id),
+			encodeInbound(message),
+			this.settings.dedupeTtlMs,
+		);
+		appended.catch(() => undefined); // awaited in turn below: a failure is not unhandled
+		return this.queue.run(key, async () => {
+			await appended;
+			const applied = await this.applier.apply(key, message.message_id);
+			const own = applied.find((r) => r.messageId === message.message_id);
+			const others = applied.filter((r) => r !== own);
+			const result = own ?? (await this.duplicate(key, message.message_id));
+			return others.length > 0 ? { ...result, alsoApplied: others } : result;
+		});
+	}
+
+	/**
+	 * The scheduled run: applies the messages whose execution stopped before applying them, then
+	 * finishes unfinished effects and fires due timers. Safe to run from several schedules at once.
+	 */
+	async runDueWork(now = this.clock.now(), limit = 500): Promise<DueWork> {
+		const failures: DueWork['failures'] = [];
+		const guarded = this.guarded(failures);
+		const before = now - this.settings.stalledAfterMs;
+		// What older versions left under the former scope comes over first, then is worked on here.
+		const swept = (await this.carryOver?.sweep(now, before, limit, guarded)) ?? {
+			keys: [],
+			carried: 0,
+		};
+		const stalled = [
+			...new Set([...swept.keys, ...(await this.store.stalled(this.inbox, before, limit))]),
+		];
+		const messages = (
+			await Promise.all(stalled.map((key) => guarded(key, () => this.applier.apply(key))))
+		).flatMap((r) => r ?? []);
+		const due = await this.conversations.due(now, limit);
+		return {
+			messages,
+			timers: await this.dueTimers(due, now, guarded),
+			failures,
+			conversations: new Set([...stalled, ...due]).size,
+			carriedOver: swept.carried,
+		};
+	}
+
+	/** Fires the silence timers due at `now` and resumes effects a stopped worker left. */
+	async fireDueTimers(now = this.clock.now(), limit = 500): Promise<TimerResult[]> {
+		return await this.dueTimers(await this.conversations.due(now, limit), now, this.guarded([]));
+	}
+
+	private async dueTimers(
+		keys: string[],
+		now: number,
+		guarded: ReturnType<ScenarioEngine['guarded']>,
+	): Promise<TimerResult[]> {
+		return (
+			await Promise.all(keys.map((key) => guarded(key, () => this.dueRunner.run(key, now))))
+		).filter((r): r is TimerResult => r !== undefined);
+	}
+
+	/** Runs one conversation's work in turn; a failure (its store write, say) is recorded, never
+	 * holding up the others. */
+	private guarded(failures: DueWork['failures']) {
+		return async <T>(key: string, work: () => Promise<T>): Promise<T | undefined> => {
+			try {
+				return await this.queue.run(key, work);
+			} catch (error) {
+				failures.push({ conversation: key, error: (error as Error).message });
+				return undefined;
+			}
+		};
+	}
+
+	/** Gives a handed-off conversation back to the bot. False when it was not handed off. */
+	async release(
+		botId: string,
+		clientId: string,
+	): Promise<{ released: boolean; conversation?: ConversationView; actions: ActionReport[] }> {
+		const key = conversationKey(botId, clientId);
+		const round = async () => {
+			const loaded = await this.conversations.read(key);
+			const record = loaded.record;
+			if (!record || record.ended || !record.snapshot.context.handedOff)
+				return { released: false, conversation: record && view(record), actions: [] };
+			const now = this.clock.now();
+			const done = await this.outbox.commit(
+				key,
+				loaded,
+				this.stepper.afterRelease(record, now),
+				now,
+			);
+			if (!done) return AGAIN;
+			return { released: true, conversation: done.conversation, actions: done.actions };
+		};
+		return this.queue.run(key, () =>
+			retry(BOUNDS.write, round, () => keptChanging(key, 'release it')),
+		);
+	}
+
+	/** The stored conversation, for inspection. */
+	async conversation(botId: string, clientId: string): Promise<ConversationView | undefined> {
+		const { record } = await this.conversations.read(conversationKey(botId, clientId));
+		return record && view(record);
+	}
+
+	private async duplicate(key: string, messageId: string): Promise<HandleResult> {
+		const loaded = await this.conversations.read(key);
+		const drained = loaded.record
+			? await this.outbox.drain(key, { record: loaded.record, version: loaded.version })
+			: undefined;
+		return {
+			status: 'duplicate',
+			late: false,
+			messageId,
+			conversation: drained?.conversation,
+			actions: drained?.actions ?? [],
+			problems: drained?.problems ?? [],
+			handoff: false,
+		};
+	}
+}
+
+function checkEvent(event: MessageReceived): MessageReceived {
+	for (const field of ['message_id', 'client_id', 'bot_id'] as const) {
+		if (typeof event?.[field] !== 'string' || event[field] === '')
+			throw new TypeError(`A message.received event needs a non-empty ${field}`);
+	}
+	return { ...event, text: typeof event.text === 'string' ? event.text : '' };
+}

@@ -1,0 +1,187 @@
+import type { Clock } from '../../api/clock';
+import type { StateStore, WriteOptions } from '../../stores/types';
+import { HANDLED_LIMIT, view, type ConversationRecord } from '../durability/record';
+import type { ConversationStore, Versioned } from '../durability/record-store';
+import type { OutboxRunner } from '../durability/outbox';
+import type { ScenarioApi } from '../durability/perform-effect';
+import { AGAIN, BOUNDS, retry } from '../durability/retry';
+import { decodeInbound, nextInOrder, type Inbound } from './inbox';
+import { holdMs, type ArrivalHistory, type ReorderSettings } from './release-policy';
+import type { HandleResult, LatePolicy } from './results';
+import type { Stepper } from './stepper';
+import type { ClientProfile } from '../format/templates';
+
+export interface InboxApplierOptions {
+	store: StateStore;
+	conversations: ConversationStore;
+	stepper: Stepper;
+	outbox: OutboxRunner;
+	api: ScenarioApi;
+	clock: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
+	readsClient: boolean;
+	/** A scenario looks orders up: the client's record is read for every message step. */
+	readsOrders?: boolean;
+	/** How long a message may wait for an earlier-written one still on its way. */
+	reorder: ReorderSettings;
+	/** The recent arrivals of this inbox. */
+	arrivals: ArrivalHistory;
+	latePolicy: LatePolicy;
+}
+
+/**
+ * Applies a conversation's inbox: one message at a time, the earliest-written first once no
+ * earlier-written one can plausibly still be on its way (release-policy.ts), each step saved by compare-and-set before its effects are performed,
+ * and the message taken out of the inbox after. Any execution or process may run it for any
+ * conversation at any time: the compare-and-set decides who applies each message, once.
+ */
+export class InboxApplier {
+	constructor(
+		private readonly namespace: string,
+		private readonly options: InboxApplierOptions,
+	) {}
+
+	/**
+	 * Applies the conversation's inbox until `until` is applied (by this call or another) or,
+	 * without it, until the inbox is empty.
+	 */
+	async apply(key: string, until?: string): Promise<HandleResult[]> {
+		const results: HandleResult[] = [];
+		const round = () => this.applyRound(key, until, results);
+		return await retry(BOUNDS.rounds, round, () => results);
+	}
+
+	/** Applies the next message in order, once it need not wait for an earlier one. */
+	private async applyRound(
+		key: string,
+		until: string | undefined,
+		results: HandleResult[],
+	): Promise<HandleResult[] | typeof AGAIN> {
+		const { store, conversations, clock, reorder, arrivals } = this.options;
+		// Asked together (one round trip to Redis); every store answers them in this order.
+		const [queued, loaded] = await Promise.all([
+			store.queued(this.namespace, key, 200),
+			conversations.read(key),
+		]);
+		// Messages carried from a former scope came in after the queue was read: read it again.
+		if (loaded.moved) return AGAIN;
+		const entries = queued.map(decodeInbound);
+		const handled = new Set(loaded.record?.handled ?? []);
+		const done = entries.filter((e) => handled.has(e.message.message_id));
+		// Applied, but the process stopped before taking it out of the inbox.
+		if (done.length > 0)
+			await store.dequeue(
+				this.namespace,
+				key,
+				done.map((e) => e.seq),
+			);
+		const open = entries.filter((e) => !handled.has(e.message.message_id));
+		if (until !== undefined && !open.some((e) => e.message.message_id === until)) return results;
+		const next = nextInOrder(open);
+		if (!next) return results;
+		// Held while an earlier-written message may still be in flight, so that it goes first.
+		const held = { id: next.message.message_id, at: next.at, sentAt: next.sentAt };
+		const wait = holdMs(held, reorder, arrivals, clock.now());
+		if (wait > 0 && clock.sleep) {
+			await clock.sleep(wait);
+			return AGAIN;
+		}
+		// The step's write takes the message out of the inbox with it.
+		const result = await this.applyOne(key, next, loaded);
+		if (!result) return AGAIN; // another writer got there first: look again
+		results.push(result);
+		return next.message.message_id === until ? results : AGAIN;
+	}
+
+	/** Applies one message; undefined when another writer changed the conversation first. */
+	private async applyOne(
+		key: string,
+		inbound: Inbound,
+		loaded: Versioned<ConversationRecord | undefined>,
+	): Promise<HandleResult | undefined> {
+		const { message, sentAt } = inbound;
+		const record = loaded.record;
+		const now = this.options.clock.now();
+		const taken = { namespace: this.namespace, queue: key, seqs: [inbound.seq] };
+		const late =
+			sentAt !== undefined && record?.lastSentAt !== undefined && sentAt < record.lastSentAt;
+		if (late && this.options.latePolicy !== 'apply')
+			return await this.setAsideLate(key, message.message_id, loaded, now, taken);
+		const profile = await this.profileFor(record, message.client_id);
+		const stepped = this.options.stepper.stepMessage(record, message, profile, now);
+		const lastSentAt = Math.max(record?.lastSentAt ?? -Infinity, sentAt ?? -Infinity);
+		if (Number.isFinite(lastSentAt)) stepped.record.lastSentAt = lastSentAt;
+		// One write saves the step, takes the message out of the inbox and leases the first effect.
+		const done = await this.options.outbox.commit(key, loaded, stepped.record, now, taken);
+		if (!done) return undefined;
+		return {
+			...stepped.outcome,
+			status: late ? 'late' : stepped.outcome.status,
+			late,
+			messageId: message.message_id,
+			conversation: done.conversation,
+			actions: done.actions,
+			problems: done.problems,
+		};
+	}
+
+	/** A late message under "ignore" or "handoff": recorded as handled, nothing stepped. */
+	private async setAsideLate(
+		key: string,
+		messageId: string,
+		loaded: Versioned<ConversationRecord | undefined>,
+		now: number,
+		taken: WriteOptions['dequeue'],
+	): Promise<HandleResult | undefined> {
+		const record = loaded.record as ConversationRecord;
+		const context = record.snapshot.context;
+		const handoff = this.options.latePolicy === 'handoff' && !record.ended && !context.handedOff;
+		const next: ConversationRecord = {
+			...record,
+			handled: [...record.handled, messageId].slice(-HANDLED_LIMIT),
+			snapshot: handoff
+				? { ...record.snapshot, context: { ...context, handedOff: true } }
+				: record.snapshot,
+			timer: handoff ? null : record.timer,
+			updatedAt: now,
+		};
+		const saved = await this.options.conversations.write(key, next, loaded.version, now, taken);
+		if (!saved) return undefined;
+		return {
+			status: 'late',
+			late: true,
+			messageId,
+			conversation: view(saved.record),
+			actions: [],
+			problems: [],
+			handoff,
+		};
+	}
+
+	/**
+	 * A live conversation keeps its profile; a new one reads it when a scenario needs it. Orders
+	 * change while a conversation runs: with a scenario that looks them up, the record is read for
+	 * every step (once), and only its orders are taken from it.
+	 */
+	private async profileFor(
+		record: ConversationRecord | undefined,
+		clientId: string,
+	): Promise<ClientProfile> {
+		const known = record?.snapshot.context.client;
+		const { api, readsClient, readsOrders } = this.options;
+		if (known && !record.ended && !(readsOrders && api.getClient)) return known;
+		if (!readsClient || !api.getClient) return known ?? { id: clientId, tags: [] };
+		const found = await api.getClient(clientId);
+		const orders = Array.isArray(found.orders) ? { orders: found.orders } : {};
+		if (known && !record.ended) return { ...known, ...orders };
+		return {
+			...orders,
+			id: found.id,
+			first_name: found.first_name ?? null,
+			last_name: found.last_name ?? null,
+			email: found.email ?? null,
+			phone: found.phone ?? null,
+			tags: [...(found.tags ?? [])],
+			custom_fields: found.custom_fields ?? null,
+		};
+	}
+}

@@ -1,0 +1,253 @@
+import { declaredVariables } from '../format/walk';
+import type { ScenarioSnapshot } from '../machine/build';
+import type { CompiledScenario, Step } from '../machine/compile';
+import { JUMP_STATE, type ConversationContext } from '../machine/setup';
+import {
+	HANDLED_LIMIT,
+	unfinished,
+	type ConversationRecord,
+	type OutboxEntry,
+} from '../durability/record';
+import type { MessageReceived } from './inbox';
+import type { ClientProfile, MessageFields } from '../format/templates';
+
+export type Restart = 'new' | 'ended' | 'scenario-changed' | 'scenario-removed';
+export type StepStatus = 'started' | 'handled' | 'silenced';
+
+/**
+ * Computes conversation steps: which machine and snapshot a stored conversation has under the
+ * scenarios loaded now, and the record to save after a message, a timer, a release or a workflow
+ * call's outcome. Pure: it reads and writes nothing; the engine saves what it returns.
+ */
+export class Stepper {
+	constructor(
+		readonly scenarios: ReadonlyMap<string, CompiledScenario>,
+		private readonly entry: CompiledScenario,
+	) {}
+
+	/**
+	 * The conversation's machine and snapshot under the scenarios loaded now. The rule when a
+	 * scenario changed under a live conversation: continue if its current state still exists
+	 * (variables it no longer declares are dropped, a capture's tries start over), else start over.
+	 */
+	current(
+		record: ConversationRecord,
+	): { compiled: CompiledScenario; snapshot: ScenarioSnapshot | undefined } | undefined {
+		const compiled = this.scenarios.get(record.scenario.id);
+		if (!compiled) return undefined;
+		const { value, context } = record.snapshot;
+		if (!compiled.stateNames.has(value) || compiled.document.states[value]?.end)
+			return { compiled, snapshot: undefined };
+		if (compiled.version === record.scenario.version)
+			return { compiled, snapshot: compiled.restore(record.snapshot) };
+		const declared = declaredVariables(compiled.document);
+		const vars = Object.fromEntries(
+			Object.entries(context.vars).filter(([name]) => declared.has(name)),
+		);
+		return {
+			compiled,
+			snapshot: compiled.restore({ value, context: { ...context, vars, tries: 0 } }),
+		};
+	}
+
+	/** Follows a jump into its scenario, then builds the record to save with the new effects. */
+	recordAfterStep(
+		record: ConversationRecord | undefined,
+		compiled: CompiledScenario,
+		step: Step,
+		how: {
+			/** What the new outbox entries are for: a message id, a timer, a release. */
+			cause: string;
+			now: number;
+			/** Arm the silence timer of the state the step ends in, or leave none. */
+			timer: 'arm' | 'clear';
+			ids?: { botId: string; clientId: string };
+			message?: MessageFields;
+		},
+	): ConversationRecord {
+		const { cause, now, timer } = how;
+		const ids = how.ids ?? record ?? { botId: '', clientId: '' };
+		const { scenario, snapshot, effects } = this.followJump(compiled, step, how.message);
+		const persisted = scenario.persist(snapshot);
+		const ended = snapshot.status === 'done';
+		const context: ConversationContext = persisted.context;
+		const minutes = scenario.timerMinutes(persisted.value);
+		const armed =
+			timer === 'arm' && !ended && !context.handedOff && minutes !== undefined
+				? { dueAt: now + minutes * 60_000, state: persisted.value }
+				: null;
+		let seq = record?.seq ?? 0;
+		const outbox = [
+			...(record?.outbox.filter(unfinished) ?? []),
+			...effects.map(
+				(effect): OutboxEntry => ({ id: ++seq, cause, effect, status: 'pending', attempts: 0 }),
+			),
+		];
+		return {
+			format: 1,
+			botId: ids.botId,
+			clientId: ids.clientId,
+			scenario: { id: scenario.id, version: scenario.version },
+			snapshot: persisted,
+			ended,
+			handled: record?.handled ?? [],
+			outbox,
+			timer: armed,
+			seq,
+			updatedAt: now,
+		};
+	}
+
+	/** A step that jumps to another scenario ends in that scenario's entry, with its effects. */
+	private followJump(
+		compiled: CompiledScenario,
+		step: Step,
+		message: MessageFields | undefined,
+	): { scenario: CompiledScenario; snapshot: ScenarioSnapshot; effects: Step['effects'] } {
+		const { snapshot } = step;
+		const jump = snapshot.value === JUMP_STATE ? snapshot.context.jump : null;
+		if (!jump) return { scenario: compiled, snapshot, effects: step.effects };
+		const target = this.scenarios.get(jump.scenario);
+		// validateScenarioSet guarantees the target; the check keeps the types honest.
+		if (!target) throw new Error(`No scenario "${jump.scenario}" is loaded`);
+		const declared = declaredVariables(target.document);
+		const vars = Object.fromEntries(
+			Object.entries(snapshot.context.vars).filter(([name]) => declared.has(name)),
+		);
+		const entered = target.initial({
+			entry: jump.state,
+			client: snapshot.context.client,
+			vars,
+			...(message ? { message } : {}),
+		});
+		return {
+			scenario: target,
+			snapshot: entered.snapshot,
+			effects: [...step.effects, ...entered.effects],
+		};
+	}
+
+	stepMessage(
+		record: ConversationRecord | undefined,
+		message: MessageReceived,
+		profile: ClientProfile,
+		now: number,
+	): {
+		record: ConversationRecord;
+		outcome: { status: StepStatus; handoff: boolean; restart?: Restart };
+	} {
+		const fields = fieldsOf(message);
+		const current = record && !record.ended ? this.current(record) : undefined;
+		if (record && !record.ended && !current?.snapshot && record.snapshot.context.handedOff) {
+			// A human has the client: the bot stays silent, whatever changed in the scenario.
+			return {
+				record: {
+					...record,
+					handled: [...record.handled, message.message_id].slice(-HANDLED_LIMIT),
+					updatedAt: now,
+				},
+				outcome: { status: 'silenced', handoff: false },
+			};
+		}
+		let compiled: CompiledScenario;
+		let step: Step;
+		let restart: Restart | undefined;
+		let status: StepStatus = 'handled';
+		let handedOffBefore = false;
+		if (current?.snapshot) {
+			compiled = current.compiled;
+			handedOffBefore = current.snapshot.context.handedOff;
+			step = compiled.step(current.snapshot, { type: 'MESSAGE', message: fields, client: profile });
+			if (handedOffBefore) status = 'silenced';
+		} else {
+			// A new conversation; or one that ended, or whose state its scenario no longer has.
+			compiled = current?.compiled ?? this.entry;
+			restart = !record
+				? 'new'
+				: record.ended
+					? 'ended'
+					: current
+						? 'scenario-changed'
+						: 'scenario-removed';
+			step = compiled.initial({ client: profile, message: fields });
+			status = 'started';
+		}
+		const next = this.recordAfterStep(record, compiled, step, {
+			cause: message.message_id,
+			now,
+			timer: 'arm',
+			ids: { botId: message.bot_id, clientId: message.client_id },
+			message: fields,
+		});
+		next.handled = [...(record?.handled ?? []), message.message_id].slice(-HANDLED_LIMIT);
+		const handoff = !handedOffBefore && next.snapshot.context.handedOff;
+		return { record: next, outcome: { status, handoff, restart } };
+	}
+
+	/**
+	 * Steps the conversation with a call's outcome, in the same record write that records it. The
+	 * record keeps every outbox entry (this drain reports them); the step's effects are added after.
+	 * A conversation that has left the calling state meanwhile (a keyword) ignores the outcome.
+	 */
+	afterCall(record: ConversationRecord, entry: OutboxEntry, now: number): ConversationRecord {
+		const effect = entry.effect;
+		const result = entry.result;
+		if (effect.kind !== 'workflow' || !result) return record;
+		const current = this.current(record);
+		if (!current?.snapshot || current.snapshot.value !== effect.state) return record;
+		const step = current.compiled.step(current.snapshot, { type: 'RESULT', ...result });
+		const next = this.recordAfterStep(record, current.compiled, step, {
+			cause: `call@${entry.id}`,
+			now,
+			timer: 'arm',
+		});
+		return {
+			...next,
+			outbox: [...record.outbox, ...next.outbox.filter((e) => e.id > record.seq)],
+			...(record.lastSentAt === undefined ? {} : { lastSentAt: record.lastSentAt }),
+		};
+	}
+
+	/** The record after its silence timer fired (the timer is known to be due). */
+	afterTimer(record: ConversationRecord, now: number): ConversationRecord {
+		const timer = record.timer as NonNullable<ConversationRecord['timer']>;
+		const current = this.current(record);
+		// The state is gone from the scenario: the timer is dropped, the next message decides.
+		if (!current?.snapshot || current.snapshot.value !== timer.state)
+			return { ...record, timer: null, updatedAt: now };
+		const step = current.compiled.step(current.snapshot, { type: 'TIMER' });
+		const rearm = current.compiled.document.states[timer.state]?.after?.target !== undefined;
+		return this.recordAfterStep(record, current.compiled, step, {
+			cause: `timer@${timer.dueAt}`,
+			now,
+			// A timer that stays in its state fires once; one that moves arms the next state's.
+			timer: rearm ? 'arm' : 'clear',
+		});
+	}
+
+	/** The record after a human gave the conversation back to the bot. */
+	afterRelease(record: ConversationRecord, now: number): ConversationRecord {
+		const current = this.current(record);
+		if (!current?.snapshot) {
+			// The scenario lost the state meanwhile: the handoff ends and the next message restarts.
+			const context = { ...record.snapshot.context, handedOff: false };
+			return { ...record, snapshot: { ...record.snapshot, context }, updatedAt: now };
+		}
+		const step = current.compiled.step(current.snapshot, { type: 'RELEASE' });
+		return this.recordAfterStep(record, current.compiled, step, {
+			cause: `release@${now}`,
+			now,
+			timer: 'arm',
+		});
+	}
+}
+
+/** The fields of a message a scenario may quote. */
+function fieldsOf(message: MessageReceived): MessageFields {
+	return {
+		text: message.text,
+		message_id: message.message_id,
+		...(message.channel === undefined ? {} : { channel: message.channel }),
+		...(message.timestamp === undefined ? {} : { timestamp: message.timestamp }),
+	};
+}

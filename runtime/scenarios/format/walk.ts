@@ -1,0 +1,262 @@
+import type {
+	ActionDef,
+	BranchDef,
+	CallDef,
+	CallOutcome,
+	CaptureDef,
+	Check,
+	Condition,
+	Matcher,
+	ScenarioDocument,
+	StateDef,
+	TimerDef,
+	TransitionDef,
+} from './schema';
+
+/**
+ * The one walk over a scenario document: every place that holds a template, an action list, a
+ * step (something with actions and a target), a matcher or a guard, each with its JSON path.
+ * Validation, the compiler's "does it read the client" check and the diagram all visit through
+ * here, so a new field of the format is taught in this file.
+ *
+ * On a parsed document the types are exact. The rule checker also walks raw input (to report
+ * every problem at once): then only objects and lists are followed, strings are the only
+ * templates handed out, and visitors check the leaf values they read.
+ */
+
+/** Where a step sits: in the keywords, or in a state's transitions, capture or timer. */
+export type StepVisit =
+	| { kind: 'keyword'; step: TransitionDef }
+	| { kind: 'transition'; step: TransitionDef }
+	| { kind: 'capture'; step: CaptureDef }
+	| { kind: 'giveUp'; step: CaptureDef['giveUp']; capture: CaptureDef }
+	| { kind: 'timer'; step: TimerDef }
+	| { kind: 'branch'; step: BranchDef; index: number; last: boolean }
+	| { kind: 'outcome'; step: CallDef['success']; outcome: CallOutcome; call: CallDef };
+
+export interface StepSite {
+	path: string;
+	/** The state it belongs to; undefined for keywords. */
+	state: string | undefined;
+	/** A step that must leave: name a target, end or jump. */
+	targetRequired: boolean;
+}
+
+export interface ScenarioVisitor {
+	/** A state, before its parts. */
+	state?(name: string, state: StateDef, path: string): void;
+	/** A state, after its parts. */
+	leaveState?(name: string, state: StateDef, path: string): void;
+	/** Every text the bot sends or a variable is set to. */
+	template?(source: string, path: string): void;
+	/** An action list; `entry` lists run on entering a state and may not leave it. */
+	actions?(list: ActionDef[], path: string, entry: boolean): void;
+	action?(action: ActionDef, path: string): void;
+	step?(visit: StepVisit, site: StepSite): void;
+	matcher?(matcher: Matcher, path: string, state: string | undefined): void;
+	check?(check: Check, path: string, state: string): void;
+	condition?(condition: Condition, path: string): void;
+	/** A state's workflow call, before its inputs and outcomes. */
+	call?(call: CallDef, path: string, state: string): void;
+}
+
+const CALL_OUTCOMES: readonly CallOutcome[] = ['success', 'empty', 'failure', 'timeout'];
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+const items = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** A key as it appears in a path: bare when plain, quoted otherwise. */
+export function pathKey(key: string): string {
+	return /^[A-Za-z0-9_$-]+$/.test(key) ? key : JSON.stringify(key);
+}
+
+export function walkScenario(doc: ScenarioDocument | unknown, visitor: ScenarioVisitor): void {
+	if (!isObject(doc)) return;
+	new Walk(visitor).document(doc);
+}
+
+class Walk {
+	constructor(private readonly v: ScenarioVisitor) {}
+
+	document(doc: Json) {
+		this.template(doc.fallback, 'fallback');
+		items(doc.keywords).forEach((t, i) =>
+			this.transition(t, `keywords[${i}]`, undefined, 'keyword'),
+		);
+		const states = isObject(doc.states) ? doc.states : {};
+		for (const [name, state] of Object.entries(states)) {
+			if (isObject(state)) this.state(name, state, `states.${pathKey(name)}`);
+		}
+	}
+
+	private template(value: unknown, path: string) {
+		if (typeof value === 'string') this.v.template?.(value, path);
+	}
+
+	private templates(value: unknown, path: string) {
+		if (Array.isArray(value)) value.forEach((t, i) => this.template(t, `${path}[${i}]`));
+		else this.template(value, path);
+	}
+
+	private actions(list: unknown, path: string, entry: boolean) {
+		if (!Array.isArray(list)) return;
+		this.v.actions?.(list as ActionDef[], path, entry);
+		list.forEach((action, i) => {
+			if (!isObject(action)) return;
+			const at = `${path}[${i}]`;
+			this.v.action?.(action as ActionDef, at);
+			this.template(action.reply, `${at}.reply`);
+			if (isObject(action.set)) {
+				for (const [name, value] of Object.entries(action.set))
+					this.template(value, `${at}.set.${pathKey(name)}`);
+			}
+		});
+	}
+
+	/** Its actions, then the step itself (its target): what every step has. */
+	private step(visit: StepVisit, site: StepSite) {
+		this.actions((visit.step as Json).actions, `${site.path}.actions`, false);
+		this.v.step?.(visit, site);
+	}
+
+	private transition(
+		t: unknown,
+		path: string,
+		state: string | undefined,
+		kind: 'keyword' | 'transition',
+	) {
+		if (!isObject(t)) return;
+		if (isObject(t.match)) this.v.matcher?.(t.match as Matcher, `${path}.match`, state);
+		items(t.when).forEach((c, i) => {
+			if (isObject(c)) this.v.condition?.(c as Condition, `${path}.when[${i}]`);
+		});
+		const step = t as TransitionDef;
+		const visit: StepVisit = kind === 'keyword' ? { kind, step } : { kind: 'transition', step };
+		this.step(visit, { path, state, targetRequired: false });
+	}
+
+	private state(name: string, state: Json, path: string) {
+		this.v.state?.(name, state as StateDef, path);
+		this.templates(state.messages, `${path}.messages`);
+		this.actions(state.actions, `${path}.actions`, true);
+		items(state.on).forEach((t, i) => this.transition(t, `${path}.on[${i}]`, name, 'transition'));
+		this.template(state.fallback, `${path}.fallback`);
+		if (isObject(state.capture)) this.capture(name, state.capture, `${path}.capture`);
+		if (isObject(state.after)) {
+			const after = state.after;
+			this.templates(after.send, `${path}.after.send`);
+			this.step(
+				{ kind: 'timer', step: after as TimerDef },
+				{ path: `${path}.after`, state: name, targetRequired: false },
+			);
+		}
+		if (isObject(state.call)) this.call(name, state.call, `${path}.call`);
+		const branches = items(state.choose);
+		branches.forEach((b, i) => {
+			if (isObject(b)) this.branch(name, b, `${path}.choose[${i}]`, i, i === branches.length - 1);
+		});
+		this.v.leaveState?.(name, state as StateDef, path);
+	}
+
+	private call(state: string, call: Json, path: string) {
+		this.v.call?.(call as CallDef, path, state);
+		if (isObject(call.inputs)) {
+			for (const [name, value] of Object.entries(call.inputs))
+				this.template(value, `${path}.inputs.${pathKey(name)}`);
+		}
+		for (const outcome of CALL_OUTCOMES) {
+			const branch = call[outcome];
+			if (!isObject(branch)) continue;
+			this.template(branch.say, `${path}.${outcome}.say`);
+			this.step(
+				{ kind: 'outcome', step: branch, outcome, call: call as CallDef },
+				{ path: `${path}.${outcome}`, state, targetRequired: true },
+			);
+		}
+	}
+
+	private branch(state: string, b: Json, path: string, index: number, last: boolean) {
+		items(b.when).forEach((c, i) => {
+			if (isObject(c)) this.v.condition?.(c as Condition, `${path}.when[${i}]`);
+		});
+		this.template(b.say, `${path}.say`);
+		this.step(
+			{ kind: 'branch', step: b as BranchDef, index, last },
+			{ path, state, targetRequired: true },
+		);
+	}
+
+	private capture(state: string, capture: Json, path: string) {
+		if (isObject(capture.check) || typeof capture.check === 'string')
+			this.v.check?.(capture.check as Check, `${path}.check`, state);
+		this.template(capture.retry, `${path}.retry`);
+		const typed = capture as CaptureDef;
+		this.step({ kind: 'capture', step: typed }, { path, state, targetRequired: false });
+		if (isObject(capture.giveUp)) {
+			this.template(capture.giveUp.say, `${path}.giveUp.say`);
+			this.step(
+				{ kind: 'giveUp', step: typed.giveUp, capture: typed },
+				{ path: `${path}.giveUp`, state, targetRequired: true },
+			);
+		}
+	}
+}
+
+/** Every action of a scenario with its path. */
+export function forEachAction(
+	doc: ScenarioDocument,
+	visit: (action: ActionDef, path: string) => void,
+): void {
+	walkScenario(doc, { action: visit });
+}
+
+/** Variables a scenario may use: its list, every capture's variable, every call's "store". */
+export function declaredVariables(doc: ScenarioDocument | unknown): Set<string> {
+	const declared = assignedVariables(doc, false);
+	if (isObject(doc))
+		for (const name of items(doc.variables)) if (typeof name === 'string') declared.add(name);
+	return declared;
+}
+
+/** Variables something sets: a capture, a call's "store", and (`withSet`) a "set" action. */
+export function assignedVariables(doc: ScenarioDocument | unknown, withSet: boolean): Set<string> {
+	const assigned = new Set<string>();
+	const add = (names: unknown) => {
+		if (isObject(names)) for (const name of Object.keys(names)) assigned.add(name);
+	};
+	walkScenario(doc, {
+		action: (a) => {
+			if (withSet) add((a as unknown as Json).set);
+		},
+		step: (visit) => {
+			if (visit.kind === 'capture' && typeof visit.step.into === 'string')
+				assigned.add(visit.step.into);
+		},
+		call: (call) => add(call.store),
+	});
+	return assigned;
+}
+
+/** Whether a scenario looks up the client's orders (they are then read on every step). */
+export function readsOrders(doc: ScenarioDocument | unknown): boolean {
+	let reads = false;
+	walkScenario(doc, {
+		action: (a) => {
+			if (isObject(a) && 'findOrder' in a) reads = true;
+		},
+	});
+	return reads;
+}
+
+/** The workflows a scenario calls, by name. */
+export function calledWorkflows(doc: ScenarioDocument | unknown): Set<string> {
+	const names = new Set<string>();
+	walkScenario(doc, {
+		call: (call) => {
+			if (typeof call.workflow === 'string') names.add(call.workflow);
+		},
+	});
+	return names;
+}

@@ -1,0 +1,283 @@
+import type { SnapshotFrom } from 'xstate';
+
+import { acceptAnswer, prepareCheck, prepareMatcher } from '../format/matchers';
+import {
+	allConditions,
+	allOf,
+	conditionGuard,
+	destination,
+	scopeOf,
+	storeResult,
+	DEFAULT_CALL_SECONDS,
+	END_STATE,
+	ENTRY_STATE,
+	JUMP_STATE,
+	machineSetup,
+	withoutOrders,
+	type ActionConfig,
+	type AlwaysConfig,
+	type OnConfig,
+	type StateConfig,
+	type TransitionConfig,
+	type TransitionOf,
+} from './setup';
+import type {
+	ActionDef,
+	BranchDef,
+	CallDef,
+	CallOutcome,
+	CaptureDef,
+	ScenarioDocument,
+	StateDef,
+	TimerDef,
+	TransitionDef,
+} from '../format/schema';
+import { parseTemplate, renderTemplate, type Template } from '../format/templates';
+import { declaredVariables } from '../format/walk';
+
+/**
+ * The xstate v5 machine of a scenario: each part of the format turned into states, transitions
+ * and named actions (setup.ts). The machine only computes: stepped with the pure
+ * `transition()`, it returns the actions it wants done, and the effects among them (replies, tag
+ * updates, workflow calls) are handed to the engine, which performs them after saving.
+ */
+
+export type ScenarioMachine = ReturnType<typeof buildMachine>;
+export type ScenarioSnapshot = SnapshotFrom<ScenarioMachine>;
+
+/** Compiles a scenario document into its machine (the document is already validated). */
+export function buildMachine(doc: ScenarioDocument) {
+	const build = new MachineBuilder(doc);
+	const states = Object.fromEntries(
+		Object.entries(doc.states).map(([name, def]) => [name, build.state(name, def)]),
+	);
+	return machineSetup.createMachine({
+		id: doc.id,
+		context: ({ input }) => ({
+			vars: { ...(input?.vars ?? {}) },
+			// The orders are read afresh for each step, never kept in the conversation.
+			client: withoutOrders(input?.client ?? { id: '', tags: [] }),
+			tries: 0,
+			handedOff: false,
+			jump: null,
+			order: null,
+		}),
+		initial: ENTRY_STATE,
+		states: {
+			// Routes a conversation that arrives by a jump to its state; otherwise to the start.
+			[ENTRY_STATE]: {
+				always: [
+					...Object.keys(doc.states).map((state) => ({
+						guard: { type: 'entryIs' as const, params: { state } },
+						target: state,
+					})),
+					{ target: doc.start },
+				],
+			},
+			...states,
+			[END_STATE]: { type: 'final' },
+			[JUMP_STATE]: { type: 'final' },
+		},
+		on: { RELEASE: { actions: 'release' } },
+	});
+}
+
+const SILENT: TransitionConfig = { guard: 'silenced' };
+
+/** Turns each part of the format into its xstate configuration. */
+class MachineBuilder {
+	private readonly declared: ReadonlySet<string>;
+	private readonly keywords: TransitionConfig[];
+
+	constructor(private readonly doc: ScenarioDocument) {
+		this.declared = declaredVariables(doc);
+		this.keywords = (doc.keywords ?? []).map((t) => this.transition(t));
+	}
+
+	state(name: string, def: StateDef): StateConfig {
+		const entry: ActionConfig[] = [
+			{ type: 'resetTries' },
+			...(def.messages ?? []).map((m) => this.reply(m)),
+			...this.actions(def.actions),
+		];
+		if (def.end) return { entry, type: 'final' };
+		if (def.call) return this.call(name, def.call, entry);
+		const message: TransitionConfig[] = [
+			SILENT,
+			...this.keywords,
+			...(def.on ?? []).map((t) => this.transition(t)),
+			...(def.capture ? this.capture(def.capture) : []),
+		];
+		const fallback = def.fallback ?? this.doc.fallback;
+		if (fallback !== undefined) message.push({ actions: [this.reply(fallback)] });
+		const on: OnConfig = { MESSAGE: message };
+		if (def.after) on.TIMER = this.timer(def.after);
+		return def.choose ? { entry, on, always: this.choose(def.choose) } : { entry, on };
+	}
+
+	private template(source: string): Template {
+		return parseTemplate(source, this.declared).template;
+	}
+
+	reply(source: string): ActionConfig {
+		const compiled = this.template(source);
+		return {
+			type: 'reply',
+			params: ({ context, event }) => ({ text: renderTemplate(compiled, scopeOf(context, event)) }),
+		};
+	}
+
+	private action(def: ActionDef): ActionConfig[] {
+		if ('reply' in def) return [this.reply(def.reply)];
+		if ('addTags' in def || 'removeTags' in def) {
+			const change = {
+				add: 'addTags' in def ? def.addTags : [],
+				remove: 'removeTags' in def ? def.removeTags : [],
+			};
+			return [
+				{ type: 'updateTags', params: change },
+				{ type: 'applyTags', params: change },
+			];
+		}
+		if ('set' in def) return [this.setVars(def.set)];
+		if ('handoff' in def) return [{ type: 'handOff' }];
+		if ('goto' in def) return [{ type: 'prepareJump', params: { ...def.goto } }];
+		if ('findOrder' in def) {
+			const wanted = this.template(def.findOrder);
+			return [
+				{
+					type: 'findOrder',
+					params: ({ context, event }) => ({
+						wanted: renderTemplate(wanted, scopeOf(context, event)),
+					}),
+				},
+			];
+		}
+		return [];
+	}
+
+	private setVars(set: Record<string, string>): ActionConfig {
+		const values = Object.entries(set).map(
+			([name, source]) => [name, this.template(source)] as const,
+		);
+		return {
+			type: 'setVars',
+			params: ({ context, event }) => {
+				const scope = scopeOf(context, event);
+				return {
+					values: Object.fromEntries(values.map(([n, t]) => [n, renderTemplate(t, scope)])),
+				};
+			},
+		};
+	}
+
+	actions(defs: ActionDef[] | undefined): ActionConfig[] {
+		return (defs ?? []).flatMap((def) => this.action(def));
+	}
+
+	private transition(t: TransitionDef): TransitionConfig {
+		return {
+			guard: allOf([
+				{ type: 'textMatches', params: { matcher: prepareMatcher(t.match) } },
+				...(t.when ?? []).map(conditionGuard),
+			]),
+			actions: this.actions(t.actions),
+			...destination(t.actions, t.target),
+		};
+	}
+
+	/** A valid answer is stored and goes on; an invalid one is retried, then given up on. */
+	private capture(capture: CaptureDef): TransitionConfig[] {
+		const check = prepareCheck(capture.check);
+		const giveUp = capture.giveUp;
+		return [
+			{
+				guard: { type: 'answerValid', params: { check } },
+				actions: [
+					{
+						type: 'setVars',
+						params: ({ event }) => ({
+							values: {
+								[capture.into]:
+									event.type === 'MESSAGE' ? (acceptAnswer(check, event.message.text) ?? '') : '',
+							},
+						}),
+					},
+					...this.actions(capture.actions),
+				],
+				...destination(capture.actions, capture.target),
+			},
+			{
+				guard: { type: 'triesLeft', params: { retries: capture.retries } },
+				actions: [{ type: 'countTry' }, this.reply(capture.retry)],
+			},
+			{
+				actions: [
+					...(giveUp.say === undefined ? [] : [this.reply(giveUp.say)]),
+					...this.actions(giveUp.actions),
+				],
+				...destination(giveUp.actions, giveUp.target),
+			},
+		];
+	}
+
+	/**
+	 * A call state asks for the workflow on entry, then waits for its outcome; a message meanwhile
+	 * meets only the keywords.
+	 */
+	private call(state: string, call: CallDef, entry: ActionConfig[]): StateConfig {
+		const inputs = Object.entries(call.inputs ?? {}).map(
+			([name, source]) => [name, this.template(source)] as const,
+		);
+		const timeoutMs = Math.round((call.timeoutSeconds ?? DEFAULT_CALL_SECONDS) * 1000);
+		const ask: ActionConfig = {
+			type: 'callWorkflow',
+			params: ({ context, event }) => {
+				const scope = scopeOf(context, event);
+				const rendered = inputs.map(([n, t]) => [n, renderTemplate(t, scope)]);
+				return { workflow: call.workflow, inputs: Object.fromEntries(rendered), timeoutMs, state };
+			},
+		};
+		const branch = (outcome: CallOutcome): TransitionOf<'RESULT'> => {
+			const def = call[outcome] ?? call.failure;
+			return {
+				guard: { type: 'outcomeIs', params: { outcome } },
+				actions: [
+					...(outcome === 'success' && call.store ? [storeResult(call.store)] : []),
+					...(def.say === undefined ? [] : [this.reply(def.say)]),
+					...this.actions(def.actions),
+				],
+				...destination(def.actions, def.target),
+			};
+		};
+		return {
+			entry: [...entry, ask],
+			on: {
+				MESSAGE: [SILENT, ...this.keywords],
+				RESULT: (['success', 'empty', 'timeout', 'failure'] as const).map(branch),
+			},
+		};
+	}
+
+	/** Decided on entry: the first branch whose conditions hold. */
+	private choose(branches: BranchDef[]): AlwaysConfig[] {
+		return branches.map((b) => ({
+			...(b.when?.length ? { guard: allConditions(b.when) } : {}),
+			actions: [...(b.say === undefined ? [] : [this.reply(b.say)]), ...this.actions(b.actions)],
+			...destination(b.actions, b.target),
+		}));
+	}
+
+	private timer(after: TimerDef): NonNullable<OnConfig['TIMER']> {
+		const sends =
+			after.send === undefined ? [] : Array.isArray(after.send) ? after.send : [after.send];
+		const silentTimer: TransitionOf<'TIMER'> = { guard: 'silenced' };
+		return [
+			silentTimer,
+			{
+				actions: [...sends.map((s) => this.reply(s)), ...this.actions(after.actions)],
+				...destination(after.actions, after.target),
+			},
+		];
+	}
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the CLI runs in a terminal, never loaded by n8n */
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+
+import { formatIssue, type ScenarioIssue } from '../format/issue';
+import { validateScenario, validateScenarioSet } from '../format/validate';
+import { compileScenario } from '../machine/compile';
+import { chat, type ChatFlags, type CliIo } from './chat';
+import { renderDiagram } from './diagram';
+// Studio hook: the studio command is its own module.
+import { STUDIO_USAGE, runStudioCli } from '../../studio/server/command';
+import { scenarioWarnings } from '../format/warnings';
+import { issueInWords, jsonErrorInWords } from '../format/wording';
+
+const USAGE = `Usage: messaging-bot-scenario <command> FILE [FILE...]
+
+Commands:
+  validate FILE...   check scenarios; prints every problem with its JSON path, exits 1 if any
+  diagram FILE       print a Mermaid stateDiagram-v2 of the scenario
+  chat FILE...       talk to the scenario in the terminal (more files: scenarios it may jump to)
+${STUDIO_USAGE}
+
+Chat options:
+  --client ID          the client you play (default cl_local)
+  --first-name NAME    offline only: the client's first name, for {{client.first_name}}
+  --tags a,b           offline only: the client's tags, for tag guards
+  --orders FILE.json   offline only: the client's orders (a JSON list), for findOrder
+  --call NAME=FILE.json
+                       results of the workflow NAME for "call" steps (repeat for more):
+                       a list of {"inputs": {…}, "result": {…} | "error": "…" | "delaySeconds": n}
+  --base-url URL --api-key KEY --bot BOT
+                       send the replies through a real service or the emulator instead
+In a chat: /wait MINUTES (let time pass, timers fire), /release (end a handoff), /state, /quit
+`;
+
+/** Runs one command; returns the exit code. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+	const [command, ...rest] = argv;
+	// Studio hook: the studio parses its own arguments and keeps serving after this returns.
+	if (command === 'studio') return runStudioCli(rest, io);
+	let options: ReturnType<typeof readArgs>;
+	try {
+		options = readArgs(rest);
+	} catch (error) {
+		io.err(`${(error as Error).message}\n\n${USAGE}`);
+		return 2;
+	}
+	if (!command || command === '--help' || command === 'help') {
+		io.out(USAGE);
+		return command ? 0 : 2;
+	}
+	if (!['validate', 'diagram', 'chat'].includes(command)) {
+		io.err(`Unknown command "${command}"\n\n${USAGE}`);
+		return 2;
+	}
+	if (options.files.length === 0) {
+		io.err(`${command} needs a scenario file\n\n${USAGE}`);
+		return 2;
+	}
+	const loaded = await loadAll(options.files);
+	if (command === 'validate') return validate(loaded, io);
+	const problems = loaded.flatMap((l) => l.issues.map((i) => `${l.file}: ${formatIssue(i)}`));
+	if (problems.length > 0) {
+		io.err(`${problems.join('\n')}\n`);
+		return 1;
+	}
+	const compiled = loaded.map((l) => compileScenario(l.json));
+	if (command === 'diagram') {
+		io.out(renderDiagram(compiled[0].document));
+		return 0;
+	}
+	return chat(compiled, options.flags, io, USAGE);
+}
+
+/** A scenario file as read, with its problems. */
+type ScenarioFile = { file: string; json: unknown; issues: ScenarioIssue[] };
+
+async function loadAll(files: string[]): Promise<ScenarioFile[]> {
+	const loaded: ScenarioFile[] = [];
+	for (const file of files) {
+		let json: unknown;
+		let text = '';
+		try {
+			text = await readFile(file, 'utf8');
+			json = JSON.parse(text);
+		} catch (error) {
+			// With the line and column of a syntax error.
+			const message = text
+				? jsonErrorInWords(text, error as Error)
+				: `cannot be read: ${(error as Error).message}`;
+			loaded.push({ file, json: undefined, issues: [{ path: '', message }] });
+			continue;
+		}
+		const result = validateScenario(json);
+		loaded.push({ file, json, issues: result.issues });
+	}
+	return loaded;
+}
+
+function validate(loaded: ScenarioFile[], io: CliIo): number {
+	const valid = loaded.flatMap((l) => {
+		const result = l.issues.length === 0 ? validateScenario(l.json) : undefined;
+		return result?.ok ? [{ file: l.file, scenario: result.scenario }] : [];
+	});
+	// Jumps between scenarios are checked only against the files given together.
+	const jumps = loaded.length > 1 ? validateScenarioSet(valid.map((v) => v.scenario)) : [];
+	let failed = false;
+	for (const l of loaded) {
+		const issues = [
+			...l.issues,
+			...jumps.filter((j) => valid.find((v) => v.file === l.file)?.scenario.id === j.scenario),
+		];
+		if (issues.length === 0) {
+			const scenario = valid.find((v) => v.file === l.file)?.scenario;
+			io.out(
+				`ok ${l.file}: ${scenario?.id} v${scenario?.version}, ${Object.keys(scenario?.states ?? {}).length} states\n`,
+			);
+			// Warnings leave the exit code at 0: the scenario runs.
+			for (const w of scenario ? scenarioWarnings(scenario) : [])
+				io.out(`  warning: ${issueInWords(w)} (${w.path})\n`);
+			continue;
+		}
+		failed = true;
+		io.err(`${l.file}: ${issues.length} ${issues.length === 1 ? 'problem' : 'problems'}\n`);
+		for (const issue of issues) io.err(`  ${issue.path || '(document)'}: ${issue.message}\n`);
+	}
+	return failed ? 1 : 0;
+}
+
+/** The command's files and options; `--call` may be given once per workflow. */
+function readArgs(args: readonly string[]): { files: string[]; flags: ChatFlags } {
+	const { values, positionals } = parseArgs({
+		args: [...args],
+		options: {
+			client: { type: 'string' },
+			'first-name': { type: 'string' },
+			tags: { type: 'string' },
+			orders: { type: 'string' },
+			call: { type: 'string', multiple: true },
+			'base-url': { type: 'string' },
+			'api-key': { type: 'string' },
+			bot: { type: 'string' },
+		},
+		allowPositionals: true,
+		strict: true,
+	});
+	return { files: positionals, flags: values };
+}
+
+if (require.main === module) {
+	const rl = createInterface({ input: process.stdin, terminal: false });
+	// Taken at once: lines piped in while the files load are buffered, not lost.
+	const lines = rl[Symbol.asyncIterator]();
+	main(process.argv.slice(2), {
+		lines: { [Symbol.asyncIterator]: () => lines },
+		out: (text) => process.stdout.write(text),
+		err: (text) => process.stderr.write(text),
+		interactive: process.stdin.isTTY === true,
+	}).then(
+		(code) => {
+			rl.close();
+			process.exitCode = code;
+		},
+		(error: unknown) => {
+			rl.close();
+			process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+			process.exitCode = 1;
+		},
+	);
+}

@@ -1,0 +1,224 @@
+import {
+	Background,
+	BaseEdge,
+	Controls,
+	EdgeLabelRenderer,
+	Handle,
+	MarkerType,
+	MiniMap,
+	Position,
+	ReactFlow,
+	type Connection,
+	type Edge,
+	type EdgeProps,
+	type Node,
+	type NodeProps,
+	useReactFlow,
+} from '@xyflow/react';
+import { memo, useEffect, useMemo } from 'react';
+
+import { ANY, END, START, type StateBox } from './graph-model';
+import type { Layout, Routed } from './layout';
+
+/**
+ * The scenario drawn: React Flow for zoom, pan, selection and connecting by dragging from a box's
+ * lower handle to another box; the positions and arrow routes are dagre's.
+ */
+
+type BoxData = { box: StateBox; problem: boolean; current: boolean; visited: boolean };
+type MarkData = { kind: string };
+type RouteData = { route: Routed };
+
+export interface GraphProps {
+	layout: Layout;
+	/** Changes when another scenario is opened: the view fits it again. */
+	fitKey: string;
+	selected?: string;
+	problems: ReadonlySet<string>;
+	current?: string;
+	visited: ReadonlySet<string>;
+	onSelect(state: string | undefined): void;
+	onConnect(from: string, to: string): void;
+}
+
+export function ScenarioGraphView(props: GraphProps) {
+	const { layout, selected, problems, current, visited } = props;
+	const nodes = useMemo<Node[]>(
+		() =>
+			layout.nodes.map((n) => {
+				const common = { id: n.id, position: { x: n.x, y: n.y }, width: n.width, height: n.height };
+				if (!n.box)
+					return {
+						...common,
+						type: 'mark',
+						data: { kind: n.id },
+						selectable: false,
+						connectable: false,
+					};
+				const data: BoxData = {
+					box: n.box,
+					problem: problems.has(n.id),
+					current: current === n.id,
+					visited: visited.has(n.id),
+				};
+				return {
+					...common,
+					type: 'state',
+					data,
+					selected: selected === n.id,
+					style: { width: n.width, height: n.height },
+				};
+			}),
+		[layout, selected, problems, current, visited],
+	);
+	const edges = useMemo<Edge[]>(
+		() =>
+			layout.edges.map((route) => ({
+				id: route.id,
+				source: route.source,
+				target: route.target,
+				type: 'route',
+				data: { route } satisfies RouteData,
+				markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
+				selectable: false,
+			})),
+		[layout],
+	);
+	return (
+		<ReactFlow
+			nodes={nodes}
+			edges={edges}
+			nodeTypes={NODE_TYPES}
+			edgeTypes={EDGE_TYPES}
+			nodesDraggable={false}
+			fitView
+			minZoom={0.1}
+			maxZoom={2}
+			onNodeClick={(_, node) => props.onSelect(node.type === 'state' ? node.id : undefined)}
+			onPaneClick={() => props.onSelect(undefined)}
+			onConnect={(c: Connection) => {
+				if (c.source && c.target && c.target !== START && c.target !== ANY && c.target !== END)
+					props.onConnect(c.source, c.target);
+			}}
+			proOptions={{ hideAttribution: true }}
+		>
+			<Background gap={24} />
+			<Controls showInteractive={false} />
+			<MiniMap pannable zoomable />
+			<FitOnOpen fitKey={props.fitKey} layout={layout} />
+		</ReactFlow>
+	);
+}
+
+/** States past which a whole scenario drawn at once is too small to read. */
+const READABLE = 25;
+
+/**
+ * Fits the view to a scenario when it is opened: the whole of a small one; for a large one, its
+ * start and the states it leads to, at a size that can be read (the mini-map shows the rest).
+ */
+function FitOnOpen({ fitKey, layout }: { fitKey: string; layout: Layout }) {
+	const flow = useReactFlow();
+	useEffect(() => {
+		const frame = requestAnimationFrame(() => {
+			if (layout.nodes.length <= READABLE) return void flow.fitView({ padding: 0.08 });
+			const start = layout.edges.find((e) => e.source === START)?.target;
+			const first = new Set([START, ...(start ? [start] : [])]);
+			for (const e of layout.edges) if (e.source === start) first.add(e.target);
+			void flow.fitView({ nodes: [...first].map((id) => ({ id })), padding: 0.1, minZoom: 0.6 });
+		});
+		return () => cancelAnimationFrame(frame);
+		// Only when another scenario is opened: editing does not move the view.
+	}, [fitKey, flow]);
+	return null;
+}
+
+const StateNode = memo(function StateNode({ data }: NodeProps<Node<BoxData>>) {
+	const { box, problem, current, visited } = data;
+	const classes = [
+		'state-box',
+		problem && 'problem',
+		current && 'current',
+		visited && 'visited',
+		box.end && 'end',
+	];
+	return (
+		<div
+			className={classes.filter(Boolean).join(' ')}
+			data-state={box.name}
+			data-testid={`state-${box.name}`}
+		>
+			<Handle type="target" position={Position.Top} />
+			<div className="state-name">
+				{box.start && <span className="badge start">start</span>}
+				{box.name}
+				{box.end && <span className="badge end">end</span>}
+				{problem && <span className="badge problem">problem</span>}
+			</div>
+			{box.messages.slice(0, 3).map((m, i) => (
+				<div className="state-message" key={i}>
+					{m}
+				</div>
+			))}
+			{box.messages.length > 3 && <div className="state-note">+{box.messages.length - 3} more</div>}
+			{box.notes.slice(0, 3).map((note, i) => (
+				<div className="state-note" key={i}>
+					{note}
+				</div>
+			))}
+			<Handle type="source" position={Position.Bottom} />
+		</div>
+	);
+});
+
+const MarkNode = memo(function MarkNode({ data }: NodeProps<Node<MarkData>>) {
+	const handle =
+		data.kind === END ? (
+			<Handle type="target" position={Position.Top} isConnectable={false} />
+		) : (
+			<Handle type="source" position={Position.Bottom} isConnectable={false} />
+		);
+	if (data.kind === ANY) return <div className="mark any">(any state){handle}</div>;
+	return (
+		<div
+			className={`mark ${data.kind === START ? 'start' : 'end'}`}
+			title={data.kind === START ? 'start' : 'end'}
+		>
+			{handle}
+		</div>
+	);
+});
+
+/** dagre's route, smoothed through its bend points, with its label where dagre left room. */
+function RouteEdge({ data, markerEnd }: EdgeProps<Edge<RouteData>>) {
+	const route = data?.route;
+	if (!route) return null;
+	const p = route.points;
+	let d = `M ${p[0].x} ${p[0].y}`;
+	for (let i = 1; i < p.length - 1; i++) {
+		const mx = (p[i].x + p[i + 1].x) / 2;
+		const my = (p[i].y + p[i + 1].y) / 2;
+		d += ` Q ${p[i].x} ${p[i].y} ${mx} ${my}`;
+	}
+	d += ` L ${p[p.length - 1].x} ${p[p.length - 1].y}`;
+	return (
+		<>
+			<BaseEdge path={d} markerEnd={markerEnd} className={`route ${route.kind}`} />
+			{route.label && (
+				<EdgeLabelRenderer>
+					<div
+						className={`route-label ${route.kind}`}
+						style={{
+							transform: `translate(-50%, -50%) translate(${route.labelX}px, ${route.labelY}px)`,
+						}}
+					>
+						{route.label}
+					</div>
+				</EdgeLabelRenderer>
+			)}
+		</>
+	);
+}
+
+const NODE_TYPES = { state: StateNode, mark: MarkNode };
+const EDGE_TYPES = { route: RouteEdge };

@@ -1,0 +1,117 @@
+import { asArray, asObject, type Json } from './draft';
+import {
+	ActionsAndTarget,
+	JsonInput,
+	ListInput,
+	RangeInput,
+	Row,
+	TextInput,
+	withField,
+} from './fields';
+
+/** A state's `on`: its transitions in order, each a match, optional guards and actions, a target. */
+
+const MATCH_KINDS = ['equals', 'contains', 'startsWith', 'regex', 'number', 'any'] as const;
+
+export function Transitions(props: {
+	value: Json | undefined;
+	states: string[];
+	onChange(value: Json | undefined, field: string): void;
+}) {
+	const list = asArray(props.value);
+	const update = (next: Json[], field: string) =>
+		props.onChange(next.length ? next : undefined, field);
+	return (
+		<fieldset>
+			<legend>on (transitions tried in order: match, optional when, actions, target)</legend>
+			{list.map((item, i) => {
+				const t = asObject(item);
+				const change = (key: string, value: Json | undefined) =>
+					update(
+						list.map((x, j) => (j === i ? withField(t, key, value) : x)),
+						`on${i}.${key}`,
+					);
+				return (
+					<div className="transition" key={i} data-testid={`transition-${i}`}>
+						<MatchInput value={t.match} onChange={(m) => change('match', m)} index={i} />
+						<Row label="when">
+							<JsonInput value={t.when} onChange={(v) => change('when', v)} />
+						</Row>
+						<ActionsAndTarget
+							part={t}
+							states={props.states}
+							change={change}
+							testId={`transition-${i}-target`}
+						/>
+						<button
+							className="danger small"
+							onClick={() =>
+								update(
+									list.filter((_, j) => j !== i),
+									`on-remove${i}`,
+								)
+							}
+						>
+							Remove transition
+						</button>
+					</div>
+				);
+			})}
+			<button
+				data-testid="add-transition"
+				onClick={() => update([...list, { match: { equals: 'yes' } }], 'on-add')}
+			>
+				+ transition
+			</button>
+		</fieldset>
+	);
+}
+
+function MatchInput(props: {
+	value: Json | undefined;
+	onChange(value: Json): void;
+	index: number;
+}) {
+	const match = asObject(props.value);
+	const kind = MATCH_KINDS.find((k) => k in match) ?? 'equals';
+	const switchTo = (next: string) => {
+		if (next === 'any') return props.onChange({ any: true });
+		if (next === 'number') return props.onChange({ number: {} });
+		const text = match[kind];
+		props.onChange({ [next]: typeof text === 'string' || Array.isArray(text) ? text : '' });
+	};
+	return (
+		<Row label="match">
+			<div className="inline">
+				<select
+					value={kind}
+					onChange={(e) => switchTo(e.target.value)}
+					data-testid={`transition-${props.index}-kind`}
+				>
+					{MATCH_KINDS.map((k) => (
+						<option key={k}>{k}</option>
+					))}
+				</select>
+				{(kind === 'equals' || kind === 'contains' || kind === 'startsWith') && (
+					<ListInput
+						value={match[kind]}
+						onChange={(v) => props.onChange(withField(match, kind, v ?? ''))}
+						testId={`transition-${props.index}-text`}
+					/>
+				)}
+				{kind === 'regex' && (
+					<TextInput
+						value={match.regex}
+						onChange={(v) => props.onChange(withField(match, 'regex', v ?? ''))}
+					/>
+				)}
+				{kind === 'number' && (
+					<RangeInput
+						value={match.number}
+						onChange={(number) => props.onChange({ ...match, number })}
+					/>
+				)}
+			</div>
+		</Row>
+	);
+}

@@ -1,0 +1,238 @@
+import { useEffect, useState, type ReactNode } from 'react';
+
+import { asObject, type Json, type JsonObject } from './draft';
+
+/** Form inputs bound to one field of the draft; an empty input removes its optional field. */
+
+export function withField(object: JsonObject, key: string, value: Json | undefined): JsonObject {
+	const next = { ...object };
+	if (value === undefined) delete next[key];
+	else next[key] = value;
+	return next;
+}
+
+export function Row(props: { label: string; hint?: string; children: ReactNode }) {
+	return (
+		<label className="row">
+			<span className="row-label" title={props.hint}>
+				{props.label}
+			</span>
+			{props.children}
+		</label>
+	);
+}
+
+export function TextInput(props: {
+	value: Json | undefined;
+	onChange(value: string | undefined): void;
+	multiline?: boolean;
+	testId?: string;
+	placeholder?: string;
+}) {
+	const value = typeof props.value === 'string' ? props.value : '';
+	const change = (text: string) => props.onChange(text === '' ? undefined : text);
+	return props.multiline ? (
+		<textarea
+			value={value}
+			rows={2}
+			data-testid={props.testId}
+			placeholder={props.placeholder}
+			onChange={(e) => change(e.target.value)}
+		/>
+	) : (
+		<input
+			value={value}
+			data-testid={props.testId}
+			placeholder={props.placeholder}
+			onChange={(e) => change(e.target.value)}
+		/>
+	);
+}
+
+export function NumberInput(props: {
+	value: Json | undefined;
+	onChange(value: number | undefined): void;
+	testId?: string;
+}) {
+	const [text, setText] = useState(typeof props.value === 'number' ? String(props.value) : '');
+	useEffect(
+		() => setText(typeof props.value === 'number' ? String(props.value) : ''),
+		[props.value],
+	);
+	return (
+		<input
+			type="number"
+			value={text}
+			data-testid={props.testId}
+			onChange={(e) => {
+				setText(e.target.value);
+				const n = Number(e.target.value);
+				props.onChange(e.target.value === '' || Number.isNaN(n) ? undefined : n);
+			}}
+		/>
+	);
+}
+
+/** A list of texts typed as "a, b": one text stays a text, several a list. */
+export function ListInput(props: {
+	value: Json | undefined;
+	onChange(value: string | string[] | undefined): void;
+	testId?: string;
+}) {
+	const shown = Array.isArray(props.value)
+		? props.value.join(', ')
+		: typeof props.value === 'string'
+			? props.value
+			: '';
+	const [text, setText] = useState(shown);
+	useEffect(() => {
+		if (parseList(text) !== JSON.stringify(props.value ?? null)) setText(shown);
+		// Only a change from elsewhere replaces what is being typed.
+	}, [props.value]);
+	return (
+		<input
+			value={text}
+			data-testid={props.testId}
+			onChange={(e) => {
+				setText(e.target.value);
+				const items = e.target.value
+					.split(',')
+					.map((s) => s.trim())
+					.filter(Boolean);
+				props.onChange(items.length === 0 ? undefined : items.length === 1 ? items[0] : items);
+			}}
+		/>
+	);
+}
+
+function parseList(text: string): string {
+	const items = text
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
+	return JSON.stringify(items.length === 0 ? null : items.length === 1 ? items[0] : items);
+}
+
+export function TargetSelect(props: {
+	value: Json | undefined;
+	states: string[];
+	onChange(value: string | undefined): void;
+	none?: string;
+	testId?: string;
+}) {
+	const value = typeof props.value === 'string' ? props.value : '';
+	const names = value && !props.states.includes(value) ? [...props.states, value] : props.states;
+	return (
+		<select
+			value={value}
+			data-testid={props.testId}
+			onChange={(e) => props.onChange(e.target.value || undefined)}
+		>
+			<option value="">{props.none ?? '(stay)'}</option>
+			{names.map((name) => (
+				<option key={name} value={name}>
+					{props.states.includes(name) ? name : `${name} (no such state)`}
+				</option>
+			))}
+		</select>
+	);
+}
+
+/** Any JSON value, for the parts with no form of their own (guards, actions, branches, calls). */
+export function JsonInput(props: {
+	value: Json | undefined;
+	onChange(value: Json | undefined): void;
+	testId?: string;
+	rows?: number;
+}) {
+	const shown = props.value === undefined ? '' : JSON.stringify(props.value);
+	const [text, setText] = useState(shown);
+	const [bad, setBad] = useState(false);
+	useEffect(() => {
+		if (!bad && text !== shown) setText(shown);
+	}, [shown]);
+	return (
+		<textarea
+			className={bad ? 'bad-json' : undefined}
+			rows={props.rows ?? 2}
+			value={text}
+			data-testid={props.testId}
+			onChange={(e) => {
+				setText(e.target.value);
+				if (e.target.value.trim() === '') {
+					setBad(false);
+					return props.onChange(undefined);
+				}
+				try {
+					props.onChange(JSON.parse(e.target.value) as Json);
+					setBad(false);
+				} catch {
+					setBad(true);
+				}
+			}}
+		/>
+	);
+}
+
+/** `{ "min"?, "max"? }`, inclusive: a number matcher's or a number check's range. */
+export function RangeInput(props: { value: Json | undefined; onChange(value: JsonObject): void }) {
+	const range = asObject(props.value);
+	return (
+		<>
+			min{' '}
+			<NumberInput value={range.min} onChange={(v) => props.onChange(withField(range, 'min', v))} />
+			max{' '}
+			<NumberInput value={range.max} onChange={(v) => props.onChange(withField(range, 'max', v))} />
+		</>
+	);
+}
+
+/** The `actions` and `target` that end a transition, a capture or a timer. */
+export function ActionsAndTarget(props: {
+	part: JsonObject;
+	states: string[];
+	change(key: 'actions' | 'target', value: Json | undefined): void;
+	testId?: string;
+}) {
+	return (
+		<>
+			<Row label="actions">
+				<JsonInput value={props.part.actions} onChange={(v) => props.change('actions', v)} />
+			</Row>
+			<Row label="target">
+				<TargetSelect
+					value={props.part.target}
+					states={props.states}
+					onChange={(v) => props.change('target', v)}
+					testId={props.testId}
+				/>
+			</Row>
+		</>
+	);
+}
+
+/** A part a state may have or not (capture, after): a checkbox in its legend, its fields below. */
+export function OptionalPart(props: {
+	label: string;
+	on: boolean;
+	testId: string;
+	onToggle(on: boolean): void;
+	children: ReactNode;
+}) {
+	return (
+		<fieldset>
+			<legend>
+				<label className="check">
+					<input
+						type="checkbox"
+						checked={props.on}
+						data-testid={props.testId}
+						onChange={(e) => props.onToggle(e.target.checked)}
+					/>
+					{props.label}
+				</label>
+			</legend>
+			{props.on && props.children}
+		</fieldset>
+	);
+}

@@ -1,0 +1,13 @@
+/**
+ * The page's one door into the scenario runtime: the format, validation, compilation and the
+ * rehearsal Test Conversation uses, run in the browser unchanged. Every runtime import of the page
+ * is here, so a move of runtime files changes this file only.
+ */
+export { compileScenario } from '../../scenarios/machine/compile';
+export { rehearse, type Rehearsal } from '../../scenarios/offline/rehearse';
+export { scenarioJsonSchema } from '../../scenarios/format/schema';
+export type { ScenarioDocument, StateDef } from '../../scenarios/format/schema';
+export type { WorkflowPort } from '../../scenarios/durability/workflow-call';
+export type { ClientProfile } from '../../scenarios/format/templates';
+export { validateScenario } from '../../scenarios/format/validate';
+export type { ScenarioIssue } from '../../scenarios/format/issue';

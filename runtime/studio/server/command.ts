@@ -1,0 +1,76 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the studio command runs in a terminal, never loaded by n8n */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { startStudio, type RunningStudio } from './server';
+
+export const STUDIO_USAGE = `  studio [FILE...]   the Scenario Studio in your browser: the scenario as a graph, forms, JSON,
+                     problems, a preview chat; saves to the files given and nowhere else
+                     (--port N, default 5680; --host, default 127.0.0.1)`;
+
+/** Arguments as node:util parseArgs gives them. */
+export interface StudioArgs {
+	positionals: readonly string[];
+	values: Readonly<Record<string, string | boolean | undefined>>;
+}
+
+export interface StudioIo {
+	out(text: string): void;
+	err(text: string): void;
+}
+
+/**
+ * `messaging-bot-scenario studio [FILE...]`: serves the studio until the process is stopped.
+ * Resolves with the running server (the caller keeps the process alive; Ctrl-C stops it).
+ */
+export async function studioCommand(
+	args: StudioArgs,
+	io: StudioIo,
+): Promise<RunningStudio | number> {
+	const missing = args.positionals.filter((file) => !existsSync(file));
+	if (missing.length > 0) {
+		io.err(`No such file: ${missing.join(', ')}\n`);
+		return 2;
+	}
+	const port = args.values.port === undefined ? 5680 : Number(args.values.port);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) {
+		io.err(`--port must be a whole number from 0 to 65535, not "${String(args.values.port)}"\n`);
+		return 2;
+	}
+	if (typeof args.values.store === 'string')
+		io.err('--store: traffic per state is not available in this version; the graph shows none\n');
+	const host = typeof args.values.host === 'string' ? args.values.host : '127.0.0.1';
+	const studio = await startStudio({ files: args.positionals, pageDir: pageDir(), host, port });
+	io.out(`Scenario Studio: ${studio.url}\n`);
+	if (args.positionals.length > 0) io.out(`Saves only to: ${args.positionals.join(', ')}\n`);
+	else io.out('No file given: the studio starts a new scenario (Copy for n8n to keep it)\n');
+	io.out('Ctrl-C stops it.\n');
+	return studio;
+}
+
+/** The built page: beside the bundled CLI in the package (dist/studio), or dist/studio of the repository. */
+export function pageDir(): string {
+	const candidates = [
+		path.join(__dirname, '..', 'studio'),
+		path.resolve(__dirname, '..', '..', '..', 'dist', 'studio'),
+	];
+	return candidates.find((dir) => existsSync(path.join(dir, 'index.html'))) ?? candidates[0];
+}
+
+/** For the CLI: parses `studio`'s arguments, starts the studio; 0 while it runs, 2 on bad input. */
+export async function runStudioCli(argv: readonly string[], io: StudioIo): Promise<number> {
+	let args: StudioArgs;
+	try {
+		args = parseArgs({
+			args: [...argv],
+			allowPositionals: true,
+			options: { port: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' } },
+		});
+	} catch (error) {
+		io.err(`${(error as Error).message}\n`);
+		return 2;
+	}
+	const started = await studioCommand(args, io);
+	return typeof started === 'number' ? started : 0;
+}

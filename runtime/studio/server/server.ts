@@ -1,0 +1,208 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- the studio server runs in a terminal, never loaded by n8n */
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+import { OpenedFiles, TOKEN_HEADER, hostAllowed, newToken, tokenMatches } from './guard';
+import { N8nError, openWorkflow, saveScenarioNode, type N8nTarget } from './n8n-api';
+
+/**
+ * The Scenario Studio's local server: the page's files, the scenario files it was opened on, and
+ * a way to n8n's API. Every API request carries the token of the page's address; a write goes
+ * only to an opened file.
+ */
+
+export interface StudioOptions {
+	files: readonly string[];
+	/** The built page: index.html, studio.js, studio.css. */
+	pageDir: string;
+	host?: string;
+	port?: number;
+	token?: string;
+	/** Traffic per state and edge from a state store; none without a store. */
+	traffic?: () => Promise<unknown>;
+}
+
+export interface RunningStudio {
+	url: string;
+	origin: string;
+	token: string;
+	close(): Promise<void>;
+}
+
+const PAGE_FILES: Record<string, [file: string, type: string]> = {
+	'/': ['index.html', 'text/html; charset=utf-8'],
+	'/studio.js': ['studio.js', 'text/javascript; charset=utf-8'],
+	'/studio.css': ['studio.css', 'text/css; charset=utf-8'],
+	'/studio-json.js': ['studio-json.js', 'text/javascript; charset=utf-8'],
+	'/studio-format.js': ['studio-format.js', 'text/javascript; charset=utf-8'],
+};
+
+const MAX_BODY = 5_000_000;
+
+export async function startStudio(options: StudioOptions): Promise<RunningStudio> {
+	const host = options.host ?? '127.0.0.1';
+	const token = options.token ?? newToken();
+	const opened = new OpenedFiles(options.files.map((f) => path.resolve(f)));
+	let port = 0;
+	const server = createServer((req, res) => {
+		handle(req, res).catch((error: unknown) => {
+			const status = error instanceof HttpError || error instanceof N8nError ? error.status : 500;
+			send(res, status, { error: (error as Error).message });
+		});
+	});
+
+	async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		if (!hostAllowed(req.headers.host, host, port))
+			return send(res, 403, { error: 'This server answers only on its own address' });
+		const url = new URL(req.url ?? '/', 'http://studio.local');
+		const page = PAGE_FILES[url.pathname];
+		if (page && req.method === 'GET')
+			return sendFile(res, path.join(options.pageDir, page[0]), page[1]);
+		if (!url.pathname.startsWith('/api/')) return send(res, 404, { error: 'Not found' });
+		if (!tokenMatches(token, req.headers[TOKEN_HEADER]))
+			return send(res, 401, {
+				error: 'The studio token is missing or wrong: open the address the command printed',
+			});
+		return api(req, res, url);
+	}
+
+	async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+		const route = `${req.method} ${url.pathname}`;
+		switch (route) {
+			case 'GET /api/session':
+				return send(res, 200, { files: opened.files, traffic: Boolean(options.traffic) });
+			case 'GET /api/file': {
+				const file = opened.resolve(url.searchParams.get('path') ?? '');
+				if (!file) throw new HttpError(403, 'The studio reads only the files it was opened on');
+				return send(res, 200, { path: file, text: await readFile(file, 'utf8') });
+			}
+			case 'PUT /api/file':
+				return send(res, 200, await saveFile(opened, url, await body(req)));
+			case 'GET /api/traffic': {
+				if (!options.traffic) return send(res, 204);
+				return send(res, 200, await options.traffic());
+			}
+			case 'POST /api/n8n/open':
+				return send(res, 200, await openWorkflow(target(await json(req))));
+			case 'POST /api/n8n/save': {
+				const input = await json(req);
+				const saved = await saveScenarioNode(
+					target(input),
+					text(input.nodeName, 'Node'),
+					text(input.scenario, 'Scenario'),
+				);
+				return send(res, 200, saved);
+			}
+			default:
+				return send(res, 404, { error: `No ${route}` });
+		}
+	}
+
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, host, () => resolve());
+	});
+	port = (server.address() as AddressInfo).port;
+	const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	return {
+		url: `${origin}/?token=${token}`,
+		origin,
+		token,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+async function saveFile(opened: OpenedFiles, url: URL, content: string) {
+	const file = opened.resolve(url.searchParams.get('path') ?? '');
+	if (!file) throw new HttpError(403, 'The studio writes only the files it was opened on');
+	try {
+		JSON.parse(content);
+	} catch (error) {
+		throw new HttpError(400, `Not saved: the content is not JSON (${(error as Error).message})`);
+	}
+	// Written beside, then renamed over: a reader never sees half a file.
+	const temporary = `${file}.studio-${process.pid}.tmp`;
+	await writeFile(temporary, content, 'utf8');
+	await rename(temporary, file);
+	return { path: file, bytes: Buffer.byteLength(content) };
+}
+
+class HttpError extends Error {
+	constructor(
+		readonly status: number,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+function target(input: Record<string, unknown>): N8nTarget {
+	return {
+		baseUrl: text(input.baseUrl, 'n8n URL'),
+		apiKey: text(input.apiKey, 'API key'),
+		workflowId: text(input.workflowId, 'Workflow ID'),
+	};
+}
+
+function text(value: unknown, label: string): string {
+	if (typeof value !== 'string' || value.trim() === '')
+		throw new HttpError(400, `${label} is empty`);
+	return value.trim();
+}
+
+async function body(req: IncomingMessage): Promise<string> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of req) {
+		size += (chunk as Buffer).length;
+		if (size > MAX_BODY) throw new HttpError(413, 'The request is over 5 MB');
+		chunks.push(chunk as Buffer);
+	}
+	return Buffer.concat(chunks).toString('utf8');
+}
+
+async function json(req: IncomingMessage): Promise<Record<string, unknown>> {
+	try {
+		const value: unknown = JSON.parse(await body(req));
+		if (value && typeof value === 'object') return value as Record<string, unknown>;
+	} catch {
+		// reported below
+	}
+	throw new HttpError(400, 'The request body is not a JSON object');
+}
+
+async function sendFile(res: ServerResponse, file: string, type: string): Promise<void> {
+	let content: Buffer;
+	try {
+		content = await readFile(file);
+	} catch {
+		return send(res, 500, {
+			error: `The studio page is not built (${path.basename(file)} missing): run npm run build`,
+		});
+	}
+	res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...SECURITY_HEADERS });
+	res.end(content);
+}
+
+/** The page loads nothing from elsewhere, and no other site may frame it. */
+const SECURITY_HEADERS = {
+	'content-security-policy':
+		"default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
+	'x-content-type-options': 'nosniff',
+};
+
+function send(res: ServerResponse, status: number, payload?: unknown): void {
+	if (status === 204 || payload === undefined) {
+		res.writeHead(status, SECURITY_HEADERS);
+		res.end();
+		return;
+	}
+	res.writeHead(status, { 'content-type': 'application/json', ...SECURITY_HEADERS });
+	res.end(JSON.stringify(payload));
+}

@@ -1,0 +1,55 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- studio test tooling: drives a browser, never loaded by n8n */
+import path from 'node:path';
+
+import type { Locator, Page } from 'playwright-core';
+
+import { launchChromium } from '../helpers/chromium';
+
+export const IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
+
+/** Chromium on a fresh profile, as the editor test opens it. */
+export async function openBrowser(): Promise<{ page: Page; close(): Promise<void> }> {
+	const { context, close } = await launchChromium();
+	return { page: context.pages()[0] ?? (await context.newPage()), close };
+}
+
+export const stateBox = (page: Page, name: string): Locator => page.getByTestId(`state-${name}`);
+
+/** The JSON editor's whole text (CodeMirror draws only the lines in view, so it is read from its state). */
+export async function editorText(page: Page): Promise<string> {
+	await page.locator('.cm-content').waitFor({ state: 'attached' });
+	return page.evaluate<string>(`(() => {
+		const content = document.querySelector('.cm-content');
+		const view = content?.cmTile?.root?.view ?? content?.cmView?.rootView?.view;
+		return view ? view.state.doc.toString() : '';
+	})()`);
+}
+
+/** Replaces the JSON editor's text as a designer would: select all, type (paste) the new text. */
+export async function typeJson(page: Page, text: string): Promise<void> {
+	await page.getByTestId('tab-json').click();
+	await page.locator('.cm-content').click();
+	await page.keyboard.press('Control+a');
+	await page.keyboard.insertText(text);
+}
+
+/** Opens a file of the studio's list and waits until its states are drawn. */
+export async function openFile(page: Page, file: string, states: string[]): Promise<number> {
+	const began = Date.now();
+	await page.getByTestId('file-select').selectOption(file);
+	for (const name of states) await stateBox(page, name).waitFor({ state: 'attached' });
+	return Date.now() - began;
+}
+
+/** Drags from a state's lower handle to another state, as a designer connects two states. */
+export async function connectStates(page: Page, from: string, to: string): Promise<void> {
+	const handle = stateBox(page, from).locator('.react-flow__handle-bottom');
+	const a = await handle.boundingBox();
+	const b = await stateBox(page, to).boundingBox();
+	if (!a || !b) throw new Error(`${from} or ${to} is not on screen`);
+	await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+	await page.mouse.down();
+	await page.mouse.move(b.x + b.width / 2, b.y + 10, { steps: 12 });
+	await page.mouse.move(b.x + b.width / 2, b.y + 4, { steps: 4 });
+	await page.mouse.up();
+}

@@ -1,0 +1,54 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: reads the source tree, never loaded by n8n */
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+
+import { findCycles, importGraph, reachable } from './import-graph';
+
+// The layers of the scenario runtime, each importing only the ones before it (its README says why).
+const LAYERS = ['format', 'machine', 'durability', 'engine', 'offline'];
+const SCENARIOS = path.join('runtime', 'scenarios');
+const graph = importGraph(path.resolve(__dirname, '../../runtime'));
+
+const layerOf = (file: string): number =>
+	file.startsWith(SCENARIOS + path.sep)
+		? LAYERS.indexOf(file.slice(SCENARIOS.length + 1).split(path.sep)[0])
+		: -1;
+
+const isNodeModule = (name: string) =>
+	name.startsWith('node:') || builtinModules.includes(name.split('/')[0]);
+
+describe('imports in runtime/', () => {
+	it('form no cycle, type-only imports included', () => {
+		const cycles = findCycles(graph.edges).map((cycle) => cycle.join(' -> '));
+		expect(cycles).toEqual([]);
+	});
+
+	it('run one way through the scenario layers: format, machine, durability, engine, offline', () => {
+		const upward: string[] = [];
+		for (const [file, imports] of graph.edges) {
+			const layer = layerOf(file);
+			if (layer < 0) continue;
+			for (const target of imports) {
+				if (layerOf(target) > layer) upward.push(`${file} imports ${target}`);
+			}
+		}
+		expect(upward).toEqual([]);
+	});
+
+	it('leave the format, the machine and the rehearsal free of Node modules (a browser runs them)', () => {
+		const roots = [...graph.edges.keys()].filter(
+			(file) =>
+				layerOf(file) === 0 ||
+				layerOf(file) === 1 ||
+				file === path.join(SCENARIOS, 'offline', 'rehearse.ts'),
+		);
+		const found: string[] = [];
+		for (const root of roots) {
+			for (const file of reachable(graph.edges, root)) {
+				for (const name of graph.external.get(file) ?? [])
+					if (isNodeModule(name)) found.push(`${root} reaches ${name} through ${file}`);
+			}
+		}
+		expect([...new Set(found)]).toEqual([]);
+	});
+});
