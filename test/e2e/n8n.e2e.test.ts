@@ -1,18 +1,12 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
 import {
 	exampleWorkflows,
 	keepingEveryExecution,
-	prepareN8n,
 	productionUrl,
 	type Workflow,
 } from '../../scripts/lib/demo-setup';
 import { N8N_VERSION } from '../../scripts/lib/n8n-install';
 import {
-	freePort,
 	runtimeLabel,
 	setupOwner,
 	startN8n,
@@ -20,18 +14,12 @@ import {
 	type N8nOptions,
 	type RunningN8n,
 } from '../../scripts/lib/n8n-process';
-import { startEmulator, type RunningEmulator } from '../emulator';
+import type { RunningEmulator } from '../emulator';
 import { signedDelivery } from '../helpers/deliveries';
 import { admin } from '../helpers/emulator';
-import { clientOf, until } from './conversation';
-import {
-	executions,
-	redeliver,
-	SECRET,
-	settledExecutions,
-	subscribe,
-	tagsAfterOrder,
-} from './core';
+import { clientOf } from './conversation';
+import { executions, SECRET, settledExecutions, tagsAfterOrder } from './core';
+import { executionsAfterRedelivery, startCoreN8n, type CoreN8n } from './core-n8n';
 import { BROKEN, callsBot, SLOW } from './workflow-steps';
 
 jest.setTimeout(300_000);
@@ -40,51 +28,34 @@ jest.setTimeout(300_000);
 // workflows imported and published, and the emulator delivering signed webhooks to n8n's
 // production URLs.
 describe(`in a real n8n ${runtimeLabel(N8N_VERSION)}`, () => {
+	const orders = exampleWorkflows().find((w) => w.id === 'mbTagOnOrder0001') as Workflow;
+	const bot = exampleWorkflows().find((w) => w.id === 'mbOrderStatusBot') as Workflow;
+	let core: CoreN8n;
 	let emulator: RunningEmulator;
 	let n8n: RunningN8n;
 	let options: N8nOptions;
-	let orders: Workflow;
 	let ordersUrl: string;
-	let bot: Workflow;
 	let botUrl: string;
 
 	// Packing, four n8n CLI runs (import, publish) and a first start: minutes on two busy cores.
 	beforeAll(async () => {
-		emulator = await startEmulator();
-		options = {
-			userFolder: mkdtempSync(path.join(tmpdir(), 'mb-e2e-')),
-			port: await freePort(),
-			brokerPort: await freePort(),
-		};
-		prepareN8n(options, { baseUrl: emulator.baseUrl, apiKey: emulator.apiKey }, SECRET, [
-			...exampleWorkflows().map(keepingEveryExecution),
-			BROKEN,
-			SLOW,
-			callsBot(),
-		]);
-		n8n = await startN8n(options);
-		orders = exampleWorkflows().find((w) => w.id === 'mbTagOnOrder0001') as Workflow;
-		ordersUrl = productionUrl(n8n.url, orders);
-		bot = exampleWorkflows().find((w) => w.id === 'mbOrderStatusBot') as Workflow;
-		botUrl = productionUrl(n8n.url, bot);
-		for (const [url, event] of [
-			[ordersUrl, 'order.created'],
-			[botUrl, 'message.received'],
-		]) {
-			await waitForWebhook(url);
-			expect(await subscribe(emulator, url, [event])).toBe('delivered');
-		}
+		core = await startCoreN8n(
+			[...exampleWorkflows().map(keepingEveryExecution), BROKEN, SLOW, callsBot()],
+			orders,
+			bot,
+		);
+		({ emulator, n8n, options, ordersUrl, botUrl } = core);
 	}, 900_000);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await emulator?.close();
-		rmSync(options.userFolder, { recursive: true, force: true });
+		await core?.stop();
 	});
 
 	it('marketer: order.created → Trigger → Update Tags puts "customer" on that client', async () => {
 		expect(await tagsAfterOrder(emulator, 'cl_alan', 'ord_e2e_1')).toContain('customer');
-		expect(await settledExecutions(options.userFolder, orders.id)).toEqual([expect.objectContaining({ status: 'success', mode: 'webhook' })]);
+		expect(await settledExecutions(options.userFolder, orders.id)).toEqual([
+			expect.objectContaining({ status: 'success', mode: 'webhook' }),
+		]);
 	});
 
 	it('a forged signature gets 401 and no execution', async () => {
@@ -106,21 +77,9 @@ describe(`in a real n8n ${runtimeLabel(N8N_VERSION)}`, () => {
 	});
 
 	it('the same delivery sent again starts one execution', async () => {
-		const before = executions(options.userFolder, orders.id).length;
-		const { body } = await admin<{ delivery_ids: string[] }>(emulator, 'POST', '/events', {
-			event: 'order.created',
-			data: { client_id: 'cl_katherine', order_id: 'ord_e2e_2' },
-		});
-		await admin(emulator, 'POST', '/settle');
-		expect(await redeliver(emulator, ordersUrl, body.data.delivery_ids[0])).toEqual([
-			200, 200, 200, 200, 200,
-		]);
-		await new Promise((r) => setTimeout(r, 1_500));
-		const runs = await until(
-			() => executions(options.userFolder, orders.id),
-			(r) => r.length >= before + 1,
-		);
-		expect(runs).toHaveLength(before + 1);
+		const { answers, gained } = await executionsAfterRedelivery(core, orders.id, 'ord_e2e_2');
+		expect(answers).toEqual([200, 200, 200, 200, 200]);
+		expect(gained).toBe(1);
 	});
 
 	it('loads the Messaging Bot node as an AI-agent tool, with no load errors', async () => {
@@ -167,6 +126,7 @@ describe(`in a real n8n ${runtimeLabel(N8N_VERSION)}`, () => {
 		it('continues where it was after n8n is stopped and started', async () => {
 			await n8n.stop();
 			n8n = await startN8n(options);
+			core.n8n = n8n;
 			await waitForWebhook(botUrl);
 			expect(await write('1001', 2)).toEqual([
 				'Order 1001 has shipped. Tracking details are on their way to ada@example.com.',

@@ -1,36 +1,15 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
 import {
 	exampleWorkflows,
 	keepingEveryExecution,
-	prepareN8n,
-	productionUrl,
 	type Workflow,
 } from '../../scripts/lib/demo-setup';
 import { N8N_1_VERSION } from '../../scripts/lib/n8n-install';
-import {
-	freePort,
-	runtimeLabel,
-	setupOwner,
-	startN8n,
-	waitForWebhook,
-	type N8nOptions,
-	type RunningN8n,
-} from '../../scripts/lib/n8n-process';
-import { startEmulator, type RunningEmulator } from '../emulator';
+import { runtimeLabel, setupOwner, type RunningN8n } from '../../scripts/lib/n8n-process';
+import type { RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
-import { clientOf, until } from './conversation';
-import {
-	executions,
-	redeliver,
-	SECRET,
-	settledExecutions,
-	subscribe,
-	tagsAfterOrder,
-} from './core';
+import { clientOf } from './conversation';
+import { settledExecutions, tagsAfterOrder } from './core';
+import { executionsAfterRedelivery, startCoreN8n, type CoreN8n } from './core-n8n';
 
 jest.setTimeout(300_000);
 
@@ -40,40 +19,19 @@ const example = (id: string) => exampleWorkflows().find((w) => w.id === id) as W
 // community package, the example workflows as they are (Storage left at the file on this
 // server), the emulator delivering signed webhooks to n8n's production URLs.
 describe(`in a real n8n ${runtimeLabel(N8N_1_VERSION)}: the core cases`, () => {
-	let emulator: RunningEmulator;
-	let n8n: RunningN8n;
-	let options: N8nOptions;
 	const orders = keepingEveryExecution(example('mbTagOnOrder0001'));
 	const bot = keepingEveryExecution(example('mbOrderStatusBot'));
-	let ordersUrl: string;
+	let core: CoreN8n;
+	let emulator: RunningEmulator;
+	let n8n: RunningN8n;
 
 	beforeAll(async () => {
-		emulator = await startEmulator();
-		options = {
-			userFolder: mkdtempSync(path.join(tmpdir(), 'mb-n8n1-')),
-			port: await freePort(),
-			brokerPort: await freePort(),
-			n8nVersion: N8N_1_VERSION,
-		};
-		prepareN8n(options, { baseUrl: emulator.baseUrl, apiKey: emulator.apiKey }, SECRET, [
-			orders,
-			bot,
-		]);
-		n8n = await startN8n(options);
-		ordersUrl = productionUrl(n8n.url, orders);
-		for (const [url, event] of [
-			[ordersUrl, 'order.created'],
-			[productionUrl(n8n.url, bot), 'message.received'],
-		]) {
-			await waitForWebhook(url);
-			expect(await subscribe(emulator, url, [event])).toBe('delivered');
-		}
+		core = await startCoreN8n([orders, bot], orders, bot, N8N_1_VERSION);
+		({ emulator, n8n } = core);
 	}, 900_000);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await emulator?.close();
-		if (options) rmSync(options.userFolder, { recursive: true, force: true });
+		await core?.stop();
 	});
 
 	it('loads every node of the package, with no load errors', async () => {
@@ -93,25 +51,15 @@ describe(`in a real n8n ${runtimeLabel(N8N_1_VERSION)}: the core cases`, () => {
 
 	it('marketer: order.created → Trigger → Update Tags puts "customer" on that client', async () => {
 		expect(await tagsAfterOrder(emulator, 'cl_alan', 'ord_n8n1_1')).toContain('customer');
-		expect(await settledExecutions(options.userFolder, orders.id)).toEqual([expect.objectContaining({ status: 'success', mode: 'webhook' })]);
+		expect(await settledExecutions(core.options.userFolder, orders.id)).toEqual([
+			expect.objectContaining({ status: 'success', mode: 'webhook' }),
+		]);
 	});
 
 	it('the same delivery sent again starts one execution', async () => {
-		const before = executions(options.userFolder, orders.id).length;
-		const { body } = await admin<{ delivery_ids: string[] }>(emulator, 'POST', '/events', {
-			event: 'order.created',
-			data: { client_id: 'cl_katherine', order_id: 'ord_n8n1_2' },
-		});
-		await admin(emulator, 'POST', '/settle');
-		expect(await redeliver(emulator, ordersUrl, body.data.delivery_ids[0])).toEqual([
-			200, 200, 200, 200, 200,
-		]);
-		await new Promise((r) => setTimeout(r, 1_500));
-		const runs = await until(
-			() => executions(options.userFolder, orders.id),
-			(r) => r.length >= before + 1,
-		);
-		expect(runs).toHaveLength(before + 1);
+		const { answers, gained } = await executionsAfterRedelivery(core, orders.id, 'ord_n8n1_2');
+		expect(answers).toEqual([200, 200, 200, 200, 200]);
+		expect(gained).toBe(1);
 	});
 
 	it('bot: holds an order-status conversation, every reply in order', async () => {

@@ -122,7 +122,10 @@ describe('a request budget shared through Redis by several processes', () => {
 		const firstFree = Math.min(...bulk.granted) + WINDOW_MS + 10;
 		expect(interactive.asked).toBeLessThan(firstFree - WINDOW_MS / 2);
 		expect(bulk.granted.filter((t) => t < interactive.asked)).toHaveLength(LIMIT - 1);
-		expect(answered - interactive.asked).toBeLessThan(50);
+		// Served from the slot bulk work left free, not from the next window (a fixed bound in ms
+		// failed on two loaded cores: 63 ms once).
+		expect(answered).toBeLessThan(firstFree - 10);
+		expect(bulk.granted.filter((t) => t <= answered)).toHaveLength(LIMIT - 1);
 		expect(mostInAnyWindow([...bulk.granted, answered], WINDOW_MS)).toBeLessThanOrEqual(LIMIT);
 	}, 60_000);
 
