@@ -5,7 +5,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { EVENT_TYPES } from '../../runtime/webhooks';
+import { EVENT_TYPES, KeptSecrets } from '../../runtime/webhooks';
 import { statePathOption } from './stateStore';
 
 /** What both triggers share: the events picked, the options of an item, the signing secret. */
@@ -103,25 +103,16 @@ export async function signingSecrets(ctx: Context): Promise<string[]> {
 	return [secret, previousSecret].filter((s): s is string => typeof s === 'string' && s.length > 0);
 }
 
-/** How long a webhook keeps the signing secrets it read. */
-const SECRETS_KEPT_MS = 60_000;
-const keptSecrets = new Map<string, { secrets: string[]; until: number }>();
+const keptSecrets = new KeptSecrets();
 
 /**
- * The signing secrets for a delivery through n8n's webhook URL. Reading a credential there costs
- * n8n a fresh expression isolate each time, so they are kept for a minute per credential;
- * `fresh` reads them again (a delivery that does not match the kept ones may be signed with a
- * secret changed since). A secret removed from the credential is refused at most a minute later.
+ * The signing secrets for a delivery through n8n's webhook URL, kept a minute per credential
+ * (runtime/webhooks/kept-secrets.ts); `fresh` reads them again.
  */
 export async function webhookSigningSecrets(ctx: Context, fresh = false): Promise<string[]> {
 	const ref = ctx.getNode().credentials?.messagingBotWebhookApi;
 	if (!ref) return [];
-	const key = ref.id ?? ref.name;
-	const kept = keptSecrets.get(key);
-	if (!fresh && kept && kept.until > Date.now()) return kept.secrets;
-	const secrets = await signingSecrets(ctx);
-	keptSecrets.set(key, { secrets, until: Date.now() + SECRETS_KEPT_MS });
-	return secrets;
+	return await keptSecrets.get(ref.id ?? ref.name, async () => await signingSecrets(ctx), fresh);
 }
 
 /** The exact bytes that were signed: n8n keeps them as `rawBody`. */

@@ -5,3 +5,4 @@ export * from './signature';
 export * from './intake';
 export * from './dispatch';
 export * from './listener';
+export * from './kept-secrets';
