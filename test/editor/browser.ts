@@ -98,14 +98,21 @@ export async function executeStep(page: Page, waitFor = 60_000): Promise<Locator
 	return output;
 }
 
-/** The output panel's items as JSON text. */
-export async function outputJson(page: Page, waitFor = 30_000): Promise<string> {
+/** The output panel's items as JSON text, once it holds `expected` when given. */
+export async function outputJson(page: Page, waitFor = 30_000, expected?: string): Promise<string> {
 	const output = page.getByTestId('output-panel');
 	await output.getByTestId('radio-button-json').click({ timeout: waitFor });
 	const data = output.getByTestId('ndv-data-container');
 	await data.waitFor();
-	await page.waitForTimeout(300);
-	return String(await data.textContent());
+	// The JSON view fills in after it shows (and, on a node that ran before, after the new run
+	// replaces the old output): wait for text rather than a fixed moment.
+	const deadline = Date.now() + waitFor;
+	for (;;) {
+		await page.waitForTimeout(300);
+		const text = String(await data.textContent());
+		const ready = expected === undefined ? text.trim() !== '' : text.includes(expected);
+		if (ready || Date.now() > deadline) return text;
+	}
 }
 
 /** Shows a parameter's help: n8n puts it in a tooltip on the info icon of its label. */

@@ -135,7 +135,7 @@ describe('the nodes in n8n 2.41 editor', () => {
 		const ndv = await openNode(page, 'Try a Scenario');
 		await pasteScenario(ndv, JSON.stringify(CAFE, null, 2));
 		await executeStep(page);
-		const shown = await outputJson(page);
+		const shown = await outputJson(page, 30_000, 'Welcome to Cafe Luna');
 		expect(shown).toContain('Hi Ada! Welcome to Cafe Luna. For how many?');
 		expect(shown).toContain('Table for 4 noted!');
 		// Two mistakes a designer makes: a misspelt state, a field of another part.
@@ -349,15 +349,26 @@ describe('the nodes in n8n 2.41 editor', () => {
 	async function saveWebhookCredential(
 		modal: ReturnType<Page['getByTestId']>,
 	): Promise<{ status: string; message: string }> {
-		const saved = page.waitForResponse(
-			(r) => r.url().includes('/rest/credentials/mbWebhookSecret1') && r.request().method() === 'PATCH',
-		);
-		const tested = page.waitForResponse(
-			(r) => r.url().includes('/rest/credentials/test') && r.request().method() === 'POST',
-		);
-		await modal.getByTestId('credential-save-button').click();
-		expect((await saved).ok()).toBe(true);
-		return ((await (await tested).json()) as { data: { status: string; message: string } }).data;
+		// A click while the dialog is still busy with the previous save is ignored: click again.
+		for (let attempt = 1; ; attempt++) {
+			const saved = page
+				.waitForResponse(
+					(r) =>
+						r.url().includes('/rest/credentials/mbWebhookSecret1') &&
+						r.request().method() === 'PATCH',
+					{ timeout: 10_000 },
+				)
+				.catch((error: unknown) => (attempt < 3 ? null : Promise.reject(error)));
+			const tested = page.waitForResponse(
+				(r) => r.url().includes('/rest/credentials/test') && r.request().method() === 'POST',
+			);
+			tested.catch(() => undefined);
+			await modal.getByTestId('credential-save-button').click();
+			const response = await saved;
+			if (!response) continue;
+			expect(response.ok()).toBe(true);
+			return ((await (await tested).json()) as { data: { status: string; message: string } }).data;
+		}
 	}
 
 	async function credentialDocs(modal: ReturnType<Page['getByTestId']>): Promise<string | null> {
