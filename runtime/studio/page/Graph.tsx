@@ -17,7 +17,15 @@ import {
 } from '@xyflow/react';
 import { memo, useEffect, useMemo } from 'react';
 
-import { ANY, END, START, edgeText, type Layout, type Routed, type StateBox } from './runtime-bridge';
+import {
+	ANY,
+	END,
+	START,
+	edgeText,
+	type Layout,
+	type Routed,
+	type StateBox,
+} from './runtime-bridge';
 
 /**
  * The scenario drawn: React Flow for zoom, pan, selection and connecting by dragging from a box's

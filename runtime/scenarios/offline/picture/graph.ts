@@ -98,7 +98,11 @@ export function scenarioGraph(doc: unknown): ScenarioGraph {
 }
 
 /** Where a step leads: the end, another scenario, its target, or (capture, timer) its state. */
-function stepEdge(visit: StepVisit, state: string | undefined, path: string): GraphEdge | undefined {
+function stepEdge(
+	visit: StepVisit,
+	state: string | undefined,
+	path: string,
+): GraphEdge | undefined {
 	const step = obj(visit.step);
 	const actions = Array.isArray(step.actions) ? step.actions.map(obj) : [];
 	const leaving = actions.find((a) => 'end' in a || 'goto' in a);

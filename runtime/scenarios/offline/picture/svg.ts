@@ -153,7 +153,8 @@ function arrowLabel(edge: Routed, traffic: Overlay | undefined): string {
 function node(n: Placed, traffic: Overlay | undefined): string {
 	const cx = n.x + n.width / 2;
 	const cy = n.y + n.height / 2;
-	if (n.id === START) return `<circle cx='${cx}' cy='${cy}' r='9' fill='#1a202c'><title>start</title></circle>`;
+	if (n.id === START)
+		return `<circle cx='${cx}' cy='${cy}' r='9' fill='#1a202c'><title>start</title></circle>`;
 	if (n.id === END)
 		return `<g><title>end</title><circle cx='${cx}' cy='${cy}' r='10' fill='#ffffff' stroke='#1a202c' stroke-width='2'/><circle cx='${cx}' cy='${cy}' r='6' fill='#1a202c'/></g>`;
 	if (n.id === ANY)
