@@ -1,0 +1,79 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: example files, never loaded by n8n */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { IBinaryData } from 'n8n-workflow';
+import { parseStringPromise } from 'xml2js';
+
+import { outputOf, runWorkflow } from '../helpers/n8n';
+import { largeScenario } from '../studio/generated';
+import { itemsInto, scenarioNode } from '../helpers/workflows';
+
+const examples = path.join(__dirname, '../../examples/scenarios');
+const example = (name: string) => readFileSync(path.join(examples, `${name}.json`), 'utf8');
+
+type XmlNode = { $?: Record<string, string>; [child: string]: unknown };
+
+/** Every value of an attribute anywhere in the parsed document. */
+function attributes(node: unknown, name: string, found: string[] = []): string[] {
+	if (Array.isArray(node)) for (const child of node) attributes(child, name, found);
+	else if (node !== null && typeof node === 'object') {
+		const element = node as XmlNode;
+		if (element.$?.[name] !== undefined) found.push(element.$[name]);
+		for (const [key, child] of Object.entries(element))
+			if (key !== '$') attributes(child, name, found);
+	}
+	return found;
+}
+
+/** Text that breaks XML unless escaped: markup, quotes, an ampersand, a control character, an emoji. */
+const awkward = JSON.stringify({
+	id: 'awkward',
+	version: 1,
+	start: 'hello',
+	states: {
+		hello: {
+			messages: ['Fish & <chips> "today" it\'s \u0007 ready 🐟 </svg>'],
+			on: [{ match: { equals: ['<b>', 'a&b'] }, target: 'bye' }],
+		},
+		bye: { messages: [']]> <!-- -->'], end: true },
+	},
+});
+
+const sources: Record<string, () => string> = {
+	'order-status': () => example('order-status'),
+	'lead-qualification': () => example('lead-qualification'),
+	support: () => example('support'),
+	faq: () => example('faq'),
+	awkward: () => awkward,
+	large: () => JSON.stringify(largeScenario(60)),
+};
+
+describe('Messaging Bot Scenario node: Get Diagram picture', () => {
+	it.each(Object.keys(sources))(
+		'gives %s as an SVG file that parses as XML and draws every state',
+		async (name) => {
+			const scenario = sources[name]();
+			const run = await runWorkflow(
+				itemsInto([{}], scenarioNode({ operation: 'getDiagram', scenario })),
+				{},
+			);
+			expect(run.data.resultData.error).toBeUndefined();
+			const [item] = outputOf(run, 'Scenario');
+			const binary = item.binary?.diagram as IBinaryData;
+			expect(binary).toMatchObject({
+				mimeType: 'image/svg+xml',
+				fileName: `${name}.svg`,
+				fileExtension: 'svg',
+			});
+			const svg = Buffer.from(binary.data, 'base64').toString('utf8');
+			const xml = (await parseStringPromise(svg, { strict: true })) as { svg: XmlNode };
+			expect(xml.svg.$).toMatchObject({ xmlns: 'http://www.w3.org/2000/svg' });
+			const states = Object.keys((JSON.parse(scenario) as { states: object }).states);
+			expect(attributes(xml, 'data-state').sort()).toEqual([...states].sort());
+			expect(svg).not.toContain('\u0007');
+			// The Mermaid text stays beside the picture.
+			expect(String(item.json.mermaid)).toMatch(/^stateDiagram-v2\n/);
+		},
+	);
+});
