@@ -4,6 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { parseStringPromise } from 'xml2js';
+
 import { main } from '../../runtime/scenarios/offline/cli';
 import { admin, useEmulator } from '../helpers/emulator';
 
@@ -126,6 +128,23 @@ describe('messaging-bot-scenario CLI', () => {
 				'',
 			].join('\n'),
 		);
+	});
+
+	it('diagram --format svg: the SVG picture, printed or written to --out', async () => {
+		const scenario = path.join(examples, 'order-status.json');
+		const out = path.join(dir, 'order-status.svg');
+		const written = await run(['diagram', scenario, '--format', 'svg', '--out', out]);
+		expect(written).toEqual({ code: 0, out: `wrote ${out}\n`, err: '' });
+		const svg = readFileSync(out, 'utf8');
+		const xml = (await parseStringPromise(svg, { strict: true })) as { svg: { $: object } };
+		expect(xml.svg.$).toMatchObject({ xmlns: 'http://www.w3.org/2000/svg' });
+		for (const state of ['welcome', 'ask_email', 'ask_number', 'lookup', 'status', 'human'])
+			expect(svg).toContain(`data-state='${state}'`);
+		const printed = await run(['diagram', scenario, '--format', 'svg']);
+		expect(printed).toEqual({ code: 0, out: svg, err: '' });
+		const png = await run(['diagram', scenario, '--format', 'png']);
+		expect(png.code).toBe(2);
+		expect(png.err).toMatch(/^--format must be "mermaid" or "svg", not "png"/);
 	});
 
 	it('chat: offline, with time passing and a handoff released', async () => {
