@@ -31,7 +31,9 @@ async function drawn(traffic?: Traffic) {
 	const states = byAttribute(xml, 'data-state');
 	const edges = byAttribute(xml, 'data-edge');
 	const fill = (state: string) => (states.get(state)?.rect as Element[])[0].$?.fill ?? '';
-	const lightness = (state: string) => Number(/(\d+)%\)$/.exec(fill(state))?.[1] ?? 100);
+	// The sum of the fill's red, green and blue: less is darker.
+	const lightness = (state: string) =>
+		[1, 3, 5].reduce((sum, at) => sum + parseInt(fill(state).slice(at, at + 2), 16), 0);
 	const width = (edge: string) =>
 		Number((edges.get(edge)?.path as Element[])[0].$?.['stroke-width']);
 	const faded = (edge: string) => edges.get(edge)?.$?.opacity === '0.45';

@@ -40,7 +40,19 @@ export const MAX_WIDTH = 9;
 /** The fill for a share of the busiest state's conversations: white to a blue text stays readable on. */
 export function shade(fraction: number): string {
 	const f = Math.max(0, Math.min(1, fraction));
-	return `hsl(212, ${Math.round(30 + 50 * f)}%, ${Math.round(97 - 35 * f)}%)`;
+	return hslToHex(212, 0.3 + 0.5 * f, 0.97 - 0.35 * f);
+}
+
+function hslToHex(hue: number, saturation: number, lightness: number): string {
+	const a = saturation * Math.min(lightness, 1 - lightness);
+	const channel = (n: number) => {
+		const k = (n + hue / 30) % 12;
+		const value = lightness - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+		return Math.round(value * 255)
+			.toString(16)
+			.padStart(2, '0');
+	};
+	return `#${channel(0)}${channel(8)}${channel(4)}`;
 }
 
 export function strokeWidth(count: number, most: number): number {
