@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: example files, never loaded by n8n */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { inflateSync } from 'node:zlib';
 
 import type { IBinaryData } from 'n8n-workflow';
 import { parseStringPromise } from 'xml2js';
@@ -49,9 +50,36 @@ const sources: Record<string, () => string> = {
 	large: () => JSON.stringify(largeScenario(60)),
 };
 
+const svgSize = (svg: XmlNode) => [Number(svg.$?.width), Number(svg.$?.height)];
+
+/** A PNG's size and pixels, read with zlib: its signature, IHDR and every IDAT row (Sub filter). */
+function readPng(file: Buffer) {
+	expect(file.subarray(0, 8)).toEqual(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
+	const width = file.readUInt32BE(16);
+	const height = file.readUInt32BE(20);
+	const idat: Buffer[] = [];
+	for (let at = 8; at < file.length; at += 12 + file.readUInt32BE(at))
+		if (file.toString('latin1', at + 4, at + 8) === 'IDAT')
+			idat.push(file.subarray(at + 8, at + 8 + file.readUInt32BE(at)));
+	const raw = inflateSync(Buffer.concat(idat));
+	const stride = width * 3;
+	expect(raw.length).toBe((stride + 1) * height);
+	const rgb = new Uint8Array(stride * height);
+	for (let y = 0; y < height; y++)
+		for (let x = 0; x < stride; x++)
+			rgb[y * stride + x] =
+				(raw[y * (stride + 1) + 1 + x] + (x >= 3 ? rgb[y * stride + x - 3] : 0)) & 0xff;
+	const share = (test: (r: number, g: number, b: number) => boolean) => {
+		let n = 0;
+		for (let i = 0; i < rgb.length; i += 3) if (test(rgb[i], rgb[i + 1], rgb[i + 2])) n++;
+		return n / (width * height);
+	};
+	return { width, height, share };
+}
+
 describe('Messaging Bot Scenario node: Get Diagram picture', () => {
 	it.each(Object.keys(sources))(
-		'gives %s as an SVG file that parses as XML and draws every state',
+		'gives %s as a PNG and an SVG file that parses as XML and draws every state',
 		async (name) => {
 			const scenario = sources[name]();
 			const run = await runWorkflow(
@@ -60,7 +88,7 @@ describe('Messaging Bot Scenario node: Get Diagram picture', () => {
 			);
 			expect(run.data.resultData.error).toBeUndefined();
 			const [item] = outputOf(run, 'Scenario');
-			const binary = item.binary?.diagram as IBinaryData;
+			const binary = item.binary?.svg as IBinaryData;
 			expect(binary).toMatchObject({
 				mimeType: 'image/svg+xml',
 				fileName: `${name}.svg`,
@@ -72,6 +100,13 @@ describe('Messaging Bot Scenario node: Get Diagram picture', () => {
 			const states = Object.keys((JSON.parse(scenario) as { states: object }).states);
 			expect(attributes(xml, 'data-state').sort()).toEqual([...states].sort());
 			expect(svg).not.toContain('\u0007');
+			const png = item.binary?.diagram as IBinaryData;
+			expect(png).toMatchObject({ mimeType: 'image/png', fileName: `${name}.png` });
+			const image = readPng(Buffer.from(png.data, 'base64'));
+			expect([image.width, image.height]).toEqual(svgSize(xml.svg));
+			// Drawn on: far from all white, and the start state's green border is there.
+			expect(image.share((r, g, b) => r + g + b < 600)).toBeGreaterThan(0.01);
+			expect(image.share((r, g, b) => g > r + 40 && g > b + 20)).toBeGreaterThan(0);
 			// The Mermaid text stays beside the picture.
 			expect(String(item.json.mermaid)).toMatch(/^stateDiagram-v2\n/);
 		},
