@@ -130,7 +130,7 @@ describe('messaging-bot-scenario CLI', () => {
 		);
 	});
 
-	it('diagram --format svg: the SVG picture, printed or written to --out', async () => {
+	it('diagram --format svg | png: the picture, printed or written to --out', async () => {
 		const scenario = path.join(examples, 'order-status.json');
 		const out = path.join(dir, 'order-status.svg');
 		const written = await run(['diagram', scenario, '--format', 'svg', '--out', out]);
@@ -142,9 +142,20 @@ describe('messaging-bot-scenario CLI', () => {
 			expect(svg).toContain(`data-state='${state}'`);
 		const printed = await run(['diagram', scenario, '--format', 'svg']);
 		expect(printed).toEqual({ code: 0, out: svg, err: '' });
-		const png = await run(['diagram', scenario, '--format', 'png']);
-		expect(png.code).toBe(2);
-		expect(png.err).toMatch(/^--format must be "mermaid" or "svg", not "png"/);
+		const gif = await run(['diagram', scenario, '--format', 'gif']);
+		expect(gif.code).toBe(2);
+		expect(gif.err).toMatch(/^--format must be "mermaid", "svg" or "png", not "gif"/);
+		const png = path.join(dir, 'order-status.png');
+		expect(await run(['diagram', scenario, '--format', 'png'])).toMatchObject({ code: 2 });
+		expect(await run(['diagram', scenario, '--format', 'png', '--out', png])).toEqual({
+			code: 0,
+			out: `wrote ${png}\n`,
+			err: '',
+		});
+		const file = readFileSync(png);
+		expect(file.subarray(1, 4).toString()).toBe('PNG');
+		const [width, height] = [file.readUInt32BE(16), file.readUInt32BE(20)];
+		expect(svg).toContain(`width='${width}' height='${height}'`);
 	});
 
 	it('chat: offline, with time passing and a handoff released', async () => {

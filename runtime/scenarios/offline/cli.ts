@@ -9,7 +9,7 @@ import { validateScenario, validateScenarioSet } from '../format/validate';
 import { compileScenario } from '../machine/compile';
 import { chat, type ChatFlags, type CliIo } from './chat';
 import { renderDiagram } from './diagram';
-import { renderPicture } from './picture/svg';
+import { renderPicture, renderPng } from './picture';
 // Studio hook: the studio command is its own module.
 import { STUDIO_USAGE, runStudioCli } from '../../studio/server/command';
 import { scenarioWarnings } from '../format/warnings';
@@ -20,7 +20,8 @@ const USAGE = `Usage: messaging-bot-scenario <command> FILE [FILE...]
 Commands:
   validate FILE...   check scenarios; prints every problem with its JSON path, exits 1 if any
   diagram FILE       print a Mermaid stateDiagram-v2 of the scenario
-                     (--format svg: an SVG picture instead; --out FILE writes it to a file)
+                     (--format svg or png: the scenario as a picture instead;
+                      --out FILE writes it to a file, which png needs)
   chat FILE...       talk to the scenario in the terminal (more files: scenarios it may jump to)
 ${STUDIO_USAGE}
 
@@ -130,23 +131,28 @@ function validate(loaded: ScenarioFile[], io: CliIo): number {
 
 type DiagramFlags = { format?: string; out?: string };
 
-/** Mermaid text (default) or the SVG picture, printed or written to `--out`. */
+/** Mermaid text (default), the SVG picture or the PNG one (to a file), printed or written to `--out`. */
 async function diagram(
 	doc: Parameters<typeof renderDiagram>[0],
 	flags: DiagramFlags,
 	io: CliIo,
 ): Promise<number> {
 	const format = flags.format ?? 'mermaid';
-	if (format !== 'mermaid' && format !== 'svg') {
-		io.err(`--format must be "mermaid" or "svg", not "${format}"\n\n${USAGE}`);
+	if (!['mermaid', 'svg', 'png'].includes(format)) {
+		io.err(`--format must be "mermaid", "svg" or "png", not "${format}"\n\n${USAGE}`);
 		return 2;
 	}
-	const text = format === 'svg' ? renderPicture(doc) : renderDiagram(doc);
+	if (format === 'png' && flags.out === undefined) {
+		io.err(`--format png needs --out FILE: a PNG is not text to print\n\n${USAGE}`);
+		return 2;
+	}
+	const data =
+		format === 'png' ? renderPng(doc) : format === 'svg' ? renderPicture(doc) : renderDiagram(doc);
 	if (flags.out === undefined) {
-		io.out(text);
+		io.out(data as string);
 		return 0;
 	}
-	await writeFile(flags.out, text, 'utf8');
+	await writeFile(flags.out, data);
 	io.out(`wrote ${flags.out}\n`);
 	return 0;
 }
