@@ -14,6 +14,13 @@ export type { MessageReceived } from './engine/inbox';
 export type { HandleResult, LatePolicy } from './engine/results';
 export type { ReorderMode, ReorderSettings } from './engine/release-policy';
 export { renderDiagram } from './offline/diagram';
+export {
+	renderPicture,
+	renderPictures,
+	renderPng,
+	type PictureOptions,
+	type Traffic,
+} from './offline/picture';
 export { RecordingApi } from './offline/recording-api';
 export { rehearse } from './offline/rehearse';
 export { timerWait } from './offline/timer-wait';

@@ -130,6 +130,35 @@ describe('the nodes in n8n 2.41 editor', () => {
 		await closeNode(page);
 	});
 
+	it('Get Diagram: the picture of the scenario shows in the output panel', async () => {
+		await openWorkflow(page, demo.n8n.url, TOUR_ID);
+		await openNode(page, 'Draw the Scenario');
+		const output = await executeStep(page);
+		await output.getByTestId('radio-button-binary').click();
+		// Two files: the PNG n8n shows ("diagram") and the SVG to download ("svg").
+		const text = String(await output.textContent());
+		expect(text).toContain('order-status.png');
+		expect(text).toContain('order-status.svg');
+		await output.getByTestId('ndv-view-binary-data').first().click();
+		const image = page.locator('.binary-data-window img');
+		await image.waitFor({ timeout: 30_000 });
+		const size = await image.evaluate((img) => {
+			const shown = img as unknown as {
+				naturalWidth: number;
+				naturalHeight: number;
+				complete: boolean;
+			};
+			return { width: shown.naturalWidth, height: shown.naturalHeight, complete: shown.complete };
+		});
+		// Decoded by the browser: the picture's own size, not a broken image.
+		expect(size.complete).toBe(true);
+		expect(size.width).toBeGreaterThan(800);
+		expect(size.height).toBeGreaterThan(600);
+		await screenshot(page, 'scenario-diagram.png');
+		await page.locator('.binary-data-window-back').first().click();
+		await closeNode(page);
+	});
+
 	it('Test Conversation: a scenario pasted into the emptied field keeps its placeholders; its errors one per line', async () => {
 		await openWorkflow(page, demo.n8n.url, TOUR_ID);
 		const ndv = await openNode(page, 'Try a Scenario');

@@ -10,7 +10,7 @@ const webhook = {
 /**
  * One of each node of the package, as a user would place them, for the editor test: the pickers
  * of Send Message left empty (the test picks from the lists), the Scenario node reading a
- * conversation, both triggers on the demo's webhook credential.
+ * conversation and drawing a scenario, both triggers on the demo's webhook credential.
  */
 export function tourWorkflow(ownPort: number) {
 	const node = (
@@ -60,6 +60,10 @@ export function tourWorkflow(ownPort: number) {
 				operation: 'testConversation',
 				testMessages: 'hi\n4',
 			}),
+			// The default scenario (the order-status example) drawn.
+			node('Draw the Scenario', 'n8n-nodes-messaging-bot.messagingBotScenario', [520, 360], {
+				operation: 'getDiagram',
+			}),
 			node(
 				'Client Writes',
 				'n8n-nodes-messaging-bot.messagingBotTrigger',
@@ -82,6 +86,7 @@ export function tourWorkflow(ownPort: number) {
 						{ node: 'Send Message', type: 'main', index: 0 },
 						{ node: 'Read Conversation', type: 'main', index: 0 },
 						{ node: 'Try a Scenario', type: 'main', index: 0 },
+						{ node: 'Draw the Scenario', type: 'main', index: 0 },
 					],
 				],
 			},

@@ -4,6 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { parseStringPromise } from 'xml2js';
+
 import { main } from '../../runtime/scenarios/offline/cli';
 import { admin, useEmulator } from '../helpers/emulator';
 
@@ -126,6 +128,34 @@ describe('messaging-bot-scenario CLI', () => {
 				'',
 			].join('\n'),
 		);
+	});
+
+	it('diagram --format svg | png: the picture, printed or written to --out', async () => {
+		const scenario = path.join(examples, 'order-status.json');
+		const out = path.join(dir, 'order-status.svg');
+		const written = await run(['diagram', scenario, '--format', 'svg', '--out', out]);
+		expect(written).toEqual({ code: 0, out: `wrote ${out}\n`, err: '' });
+		const svg = readFileSync(out, 'utf8');
+		const xml = (await parseStringPromise(svg, { strict: true })) as { svg: { $: object } };
+		expect(xml.svg.$).toMatchObject({ xmlns: 'http://www.w3.org/2000/svg' });
+		for (const state of ['welcome', 'ask_email', 'ask_number', 'lookup', 'status', 'human'])
+			expect(svg).toContain(`data-state='${state}'`);
+		const printed = await run(['diagram', scenario, '--format', 'svg']);
+		expect(printed).toEqual({ code: 0, out: svg, err: '' });
+		const gif = await run(['diagram', scenario, '--format', 'gif']);
+		expect(gif.code).toBe(2);
+		expect(gif.err).toMatch(/^--format must be "mermaid", "svg" or "png", not "gif"/);
+		const png = path.join(dir, 'order-status.png');
+		expect(await run(['diagram', scenario, '--format', 'png'])).toMatchObject({ code: 2 });
+		expect(await run(['diagram', scenario, '--format', 'png', '--out', png])).toEqual({
+			code: 0,
+			out: `wrote ${png}\n`,
+			err: '',
+		});
+		const file = readFileSync(png);
+		expect(file.subarray(1, 4).toString()).toBe('PNG');
+		const [width, height] = [file.readUInt32BE(16), file.readUInt32BE(20)];
+		expect(svg).toContain(`width='${width}' height='${height}'`);
 	});
 
 	it('chat: offline, with time passing and a handoff released', async () => {

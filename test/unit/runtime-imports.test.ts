@@ -35,13 +35,16 @@ describe('imports in runtime/', () => {
 		expect(upward).toEqual([]);
 	});
 
-	it('leave the format, the machine and the rehearsal free of Node modules (a browser runs them)', () => {
+	it('leave the format, the machine, the rehearsal and the picture free of Node modules (a browser runs them)', () => {
+		const picture = path.join(SCENARIOS, 'offline', 'picture') + path.sep;
 		const roots = [...graph.edges.keys()].filter(
 			(file) =>
 				layerOf(file) === 0 ||
 				layerOf(file) === 1 ||
-				file === path.join(SCENARIOS, 'offline', 'rehearse.ts'),
+				file === path.join(SCENARIOS, 'offline', 'rehearse.ts') ||
+				file.startsWith(picture),
 		);
+		expect(roots.filter((file) => file.startsWith(picture)).length).toBeGreaterThan(0);
 		const found: string[] = [];
 		for (const root of roots) {
 			for (const file of reachable(graph.edges, root)) {

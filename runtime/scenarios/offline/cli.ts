@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the CLI runs in a terminal, never loaded by n8n */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
@@ -9,6 +9,7 @@ import { validateScenario, validateScenarioSet } from '../format/validate';
 import { compileScenario } from '../machine/compile';
 import { chat, type ChatFlags, type CliIo } from './chat';
 import { renderDiagram } from './diagram';
+import { renderPicture, renderPng } from './picture';
 // Studio hook: the studio command is its own module.
 import { STUDIO_USAGE, runStudioCli } from '../../studio/server/command';
 import { scenarioWarnings } from '../format/warnings';
@@ -19,6 +20,8 @@ const USAGE = `Usage: messaging-bot-scenario <command> FILE [FILE...]
 Commands:
   validate FILE...   check scenarios; prints every problem with its JSON path, exits 1 if any
   diagram FILE       print a Mermaid stateDiagram-v2 of the scenario
+                     (--format svg or png: the scenario as a picture instead;
+                      --out FILE writes it to a file, which png needs)
   chat FILE...       talk to the scenario in the terminal (more files: scenarios it may jump to)
 ${STUDIO_USAGE}
 
@@ -67,10 +70,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 		return 1;
 	}
 	const compiled = loaded.map((l) => compileScenario(l.json));
-	if (command === 'diagram') {
-		io.out(renderDiagram(compiled[0].document));
-		return 0;
-	}
+	if (command === 'diagram') return diagram(compiled[0].document, options.diagram, io);
 	return chat(compiled, options.flags, io, USAGE);
 }
 
@@ -129,8 +129,40 @@ function validate(loaded: ScenarioFile[], io: CliIo): number {
 	return failed ? 1 : 0;
 }
 
+type DiagramFlags = { format?: string; out?: string };
+
+/** Mermaid text (default), the SVG picture or the PNG one (to a file), printed or written to `--out`. */
+async function diagram(
+	doc: Parameters<typeof renderDiagram>[0],
+	flags: DiagramFlags,
+	io: CliIo,
+): Promise<number> {
+	const format = flags.format ?? 'mermaid';
+	if (!['mermaid', 'svg', 'png'].includes(format)) {
+		io.err(`--format must be "mermaid", "svg" or "png", not "${format}"\n\n${USAGE}`);
+		return 2;
+	}
+	if (format === 'png' && flags.out === undefined) {
+		io.err(`--format png needs --out FILE: a PNG is not text to print\n\n${USAGE}`);
+		return 2;
+	}
+	const data =
+		format === 'png' ? renderPng(doc) : format === 'svg' ? renderPicture(doc) : renderDiagram(doc);
+	if (flags.out === undefined) {
+		io.out(data as string);
+		return 0;
+	}
+	await writeFile(flags.out, data);
+	io.out(`wrote ${flags.out}\n`);
+	return 0;
+}
+
 /** The command's files and options; `--call` may be given once per workflow. */
-function readArgs(args: readonly string[]): { files: string[]; flags: ChatFlags } {
+function readArgs(args: readonly string[]): {
+	files: string[];
+	flags: ChatFlags;
+	diagram: DiagramFlags;
+} {
 	const { values, positionals } = parseArgs({
 		args: [...args],
 		options: {
@@ -142,11 +174,14 @@ function readArgs(args: readonly string[]): { files: string[]; flags: ChatFlags 
 			'base-url': { type: 'string' },
 			'api-key': { type: 'string' },
 			bot: { type: 'string' },
+			format: { type: 'string' },
+			out: { type: 'string' },
 		},
 		allowPositionals: true,
 		strict: true,
 	});
-	return { files: positionals, flags: values };
+	const { format, out, ...flags } = values;
+	return { files: positionals, flags, diagram: { format, out } };
 }
 
 if (require.main === module) {

@@ -14,13 +14,11 @@ import {
 	withVersionRaised,
 } from './edits';
 import { ScenarioGraphView } from './Graph';
-import { scenarioGraph } from './graph-model';
 import { historyReducer, startHistory } from './history';
 import { JsonView } from './JsonView';
-import { layoutGraph } from './layout';
 import { Preview } from './Preview';
 import { Problems } from './Problems';
-import { scenarioJsonSchema, validateScenario } from './runtime-bridge';
+import { layoutGraph, scenarioGraph, scenarioJsonSchema, validateScenario } from './runtime-bridge';
 import { StateForm } from './StateForm';
 import { TopForm } from './TopForm';
 import { prepareSave, type Pending, type Source } from './saving';

@@ -17,8 +17,15 @@ import {
 } from '@xyflow/react';
 import { memo, useEffect, useMemo } from 'react';
 
-import { ANY, END, START, type StateBox } from './graph-model';
-import type { Layout, Routed } from './layout';
+import {
+	ANY,
+	END,
+	START,
+	edgeText,
+	type Layout,
+	type Routed,
+	type StateBox,
+} from './runtime-bridge';
 
 /**
  * The scenario drawn: React Flow for zoom, pan, selection and connecting by dragging from a box's
@@ -204,7 +211,7 @@ function RouteEdge({ data, markerEnd }: EdgeProps<Edge<RouteData>>) {
 	return (
 		<>
 			<BaseEdge path={d} markerEnd={markerEnd} className={`route ${route.kind}`} />
-			{route.label && (
+			{edgeText(route) && (
 				<EdgeLabelRenderer>
 					<div
 						className={`route-label ${route.kind}`}
@@ -212,7 +219,7 @@ function RouteEdge({ data, markerEnd }: EdgeProps<Edge<RouteData>>) {
 							transform: `translate(-50%, -50%) translate(${route.labelX}px, ${route.labelY}px)`,
 						}}
 					>
-						{route.label}
+						{edgeText(route)}
 					</div>
 				</EdgeLabelRenderer>
 			)}

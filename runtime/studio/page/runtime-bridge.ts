@@ -11,3 +11,12 @@ export type { WorkflowPort } from '../../scenarios/durability/workflow-call';
 export type { ClientProfile } from '../../scenarios/format/templates';
 export { validateScenario } from '../../scenarios/format/validate';
 export type { ScenarioIssue } from '../../scenarios/format/issue';
+export {
+	ANY,
+	END,
+	START,
+	edgeText,
+	scenarioGraph,
+	type StateBox,
+} from '../../scenarios/offline/picture/graph';
+export { layoutGraph, type Layout, type Routed } from '../../scenarios/offline/picture/layout';

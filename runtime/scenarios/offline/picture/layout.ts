@@ -1,10 +1,19 @@
 import { Graph, layout } from '@dagrejs/dagre';
 
-import { ANY, END, START, type GraphEdge, type ScenarioGraph, type StateBox } from './graph-model';
+import {
+	ANY,
+	END,
+	START,
+	edgeText,
+	type GraphEdge,
+	type ScenarioGraph,
+	type StateBox,
+} from './graph';
 
 /**
  * Places the boxes and routes the arrows with dagre (top to bottom, arrow labels given room of
  * their own), so the picture needs no hand arrangement, for the examples and for 60 states alike.
+ * The studio draws the result with React Flow, the SVG picture as text.
  */
 
 export interface Placed {
@@ -25,6 +34,9 @@ export interface Routed extends GraphEdge {
 export interface Layout {
 	nodes: Placed[];
 	edges: Routed[];
+	/** The drawing's size, margins included. */
+	width: number;
+	height: number;
 	ms: number;
 }
 
@@ -41,25 +53,34 @@ export function boxHeight(box: StateBox): number {
 	);
 }
 
-export function layoutGraph(graph: ScenarioGraph): Layout {
+export interface LayoutOptions {
+	/** A box's height: the studio's by default, the picture passes its own. */
+	height?: (box: StateBox) => number;
+	/** Top to bottom (default) or left to right, which keeps a wide scenario readable. */
+	rankdir?: 'TB' | 'LR';
+}
+
+export function layoutGraph(graph: ScenarioGraph, options: LayoutOptions = {}): Layout {
 	const began = performance.now();
+	const height = options.height ?? boxHeight;
 	const g = new Graph({ multigraph: true });
-	g.setGraph({ rankdir: 'TB', nodesep: 60, ranksep: 70, edgesep: 20, marginx: 20, marginy: 20 });
+	const rankdir = options.rankdir ?? 'TB';
+	g.setGraph({ rankdir, nodesep: 60, ranksep: 70, edgesep: 20, marginx: 20, marginy: 20 });
 	g.setDefaultEdgeLabel(() => ({}));
 	const names = new Set(graph.boxes.map((b) => b.name));
 	g.setNode(START, { width: 22, height: 22 });
 	for (const box of graph.boxes)
-		g.setNode(box.name, { width: BOX_WIDTH, height: boxHeight(box), box });
+		g.setNode(box.name, { width: BOX_WIDTH, height: height(box), box });
 	if (graph.any) g.setNode(ANY, { width: 130, height: 34 });
 	const drawn = graph.edges.filter((e) => known(e.source, names) && known(e.target, names));
 	if (drawn.some((e) => e.target === END)) g.setNode(END, { width: 22, height: 22 });
 	for (const edge of drawn) {
 		if (edge.source === edge.target) continue; // drawn beside its box, below
-		const width = Math.min(edge.label.length, 40) * 6.2;
+		const width = Math.min(edgeText(edge).length, 40) * 6.2;
 		g.setEdge(
 			edge.source,
 			edge.target,
-			{ width, height: edge.label ? 16 : 0, labelpos: 'c' },
+			{ width, height: edgeText(edge) ? 16 : 0, labelpos: 'c' },
 			edge.id,
 		);
 	}
@@ -86,7 +107,16 @@ export function layoutGraph(graph: ScenarioGraph): Layout {
 		const middle = e.points[Math.floor(e.points.length / 2)];
 		return { ...edge, points: e.points, labelX: e.x ?? middle.x, labelY: e.y ?? middle.y };
 	});
-	return { nodes, edges, ms: performance.now() - began };
+	const size = g.graph() as { width?: number; height?: number };
+	// A loop on a box's right side and its label may reach past dagre's width.
+	const right = Math.max(0, ...edges.map((e) => e.labelX + Math.min(edgeText(e).length, 40) * 3.1));
+	return {
+		nodes,
+		edges,
+		width: Math.max(size.width ?? 0, right + 20),
+		height: size.height ?? 0,
+		ms: performance.now() - began,
+	};
 }
 
 /** An arrow from a box back to itself: a loop on its right side, its label beside it. */
@@ -101,7 +131,7 @@ function selfLoop(edge: GraphEdge, n: Placed): Routed {
 	return {
 		...edge,
 		points,
-		labelX: right + 34 + Math.min(edge.label.length, 40) * 3.1,
+		labelX: right + 34 + Math.min(edgeText(edge).length, 40) * 3.1,
 		labelY: n.y,
 	};
 }

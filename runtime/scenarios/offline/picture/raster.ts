@@ -1,0 +1,130 @@
+import type { Point } from './shapes';
+
+/**
+ * RGB pixels to draw a picture on, with anti-aliased filled outlines (four sample rows per
+ * pixel, exact coverage across) and text from the glyph atlas: enough for boxes, arrows and
+ * words, with no canvas, browser or native module.
+ */
+
+/** An outline of one or more rings, filled by the non-zero rule (a hole runs the other way). */
+export type Outline = Point[][];
+
+const SAMPLES = 4;
+
+export function parseColour(hex: string): [number, number, number] {
+	const n = parseInt(hex.slice(1, 7), 16);
+	return [(n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff];
+}
+
+export class Raster {
+	readonly rgb: Uint8Array;
+
+	constructor(
+		readonly width: number,
+		readonly height: number,
+	) {
+		this.rgb = new Uint8Array(width * height * 3).fill(255);
+	}
+
+	/** Lays `colour` over the pixels by a coverage mask (0..1) placed at (x0, y0). */
+	blend(mask: Float32Array, x0: number, y0: number, w: number, colour: string, alpha: number) {
+		const [r, g, b] = parseColour(colour);
+		const h = mask.length / w;
+		for (let y = 0; y < h; y++) {
+			const py = y0 + y;
+			if (py < 0 || py >= this.height) continue;
+			for (let x = 0; x < w; x++) {
+				const px = x0 + x;
+				const a = Math.min(1, mask[y * w + x]) * alpha;
+				if (a <= 0 || px < 0 || px >= this.width) continue;
+				this.mix((py * this.width + px) * 3, r, g, b, a);
+			}
+		}
+	}
+
+	/**
+	 * Fills outlines as one: where they overlap, the coverage is the larger, never the sum. Kept
+	 * by pixel, as an arrow's pieces are small while the arrow may cross the whole picture.
+	 */
+	fill(outlines: Outline[], colour: string, alpha = 1): void {
+		const coverage = new Map<number, number>();
+		for (const outline of outlines) {
+			const box = bounds(outline.flat(), this.width, this.height);
+			if (!box) continue;
+			const one = new Float32Array(box.w * box.h);
+			cover(outline, one, box.x, box.y, box.w, box.h);
+			for (let y = 0; y < box.h; y++)
+				for (let x = 0; x < box.w; x++) {
+					const c = one[y * box.w + x];
+					if (c <= 0) continue;
+					const at = (box.y + y) * this.width + box.x + x;
+					if (c > (coverage.get(at) ?? 0)) coverage.set(at, c);
+				}
+		}
+		const [r, g, b] = parseColour(colour);
+		for (const [at, c] of coverage) this.mix(at * 3, r, g, b, Math.min(1, c) * alpha);
+	}
+
+	private mix(at: number, r: number, g: number, b: number, a: number): void {
+		this.rgb[at] += (r - this.rgb[at]) * a;
+		this.rgb[at + 1] += (g - this.rgb[at + 1]) * a;
+		this.rgb[at + 2] += (b - this.rgb[at + 2]) * a;
+	}
+}
+
+/** The whole pixels points reach, within the picture; undefined when none. */
+function bounds(points: Point[], width: number, height: number) {
+	if (points.length === 0) return undefined;
+	let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+	for (const p of points) {
+		minX = Math.min(minX, p.x);
+		minY = Math.min(minY, p.y);
+		maxX = Math.max(maxX, p.x);
+		maxY = Math.max(maxY, p.y);
+	}
+	const x = Math.max(0, Math.floor(minX));
+	const y = Math.max(0, Math.floor(minY));
+	const w = Math.min(width, Math.ceil(maxX) + 1) - x;
+	const h = Math.min(height, Math.ceil(maxY) + 1) - y;
+	return w > 0 && h > 0 ? { x, y, w, h } : undefined;
+}
+
+/** Adds an outline's coverage to `mask` (w wide, h high, its corner at x0, y0). */
+function cover(outline: Outline, mask: Float32Array, x0: number, y0: number, w: number, h: number) {
+	const edges: Array<[Point, Point]> = [];
+	for (const ring of outline)
+		for (let i = 0; i < ring.length; i++) edges.push([ring[i], ring[(i + 1) % ring.length]]);
+	const crossings: Array<[number, number]> = [];
+	for (let row = 0; row < h * SAMPLES; row++) {
+		const sy = y0 + (row + 0.5) / SAMPLES;
+		crossings.length = 0;
+		for (const [a, b] of edges) {
+			if (a.y === b.y || sy < Math.min(a.y, b.y) || sy >= Math.max(a.y, b.y)) continue;
+			crossings.push([a.x + ((sy - a.y) * (b.x - a.x)) / (b.y - a.y), a.y < b.y ? 1 : -1]);
+		}
+		crossings.sort((p, q) => p[0] - q[0]);
+		const line = Math.floor(row / SAMPLES) * w;
+		let winding = 0;
+		for (let i = 0; i < crossings.length - 1; i++) {
+			winding += crossings[i][1];
+			if (winding !== 0) span(mask, line, w, crossings[i][0] - x0, crossings[i + 1][0] - x0);
+		}
+	}
+}
+
+/** One sample row's span [from, to) in pixels of its row, partial pixels at both ends. */
+function span(mask: Float32Array, line: number, w: number, from: number, to: number) {
+	const a = Math.max(0, from);
+	const b = Math.min(w, to);
+	if (b <= a) return;
+	const first = Math.floor(a);
+	const last = Math.floor(b);
+	const unit = 1 / SAMPLES;
+	if (first === last) {
+		mask[line + first] += (b - a) * unit;
+		return;
+	}
+	mask[line + first] += (first + 1 - a) * unit;
+	for (let x = first + 1; x < last && x < w; x++) mask[line + x] += unit;
+	if (last < w) mask[line + last] += (b - last) * unit;
+}

@@ -1,0 +1,116 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: example files, never loaded by n8n */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { inflateSync } from 'node:zlib';
+
+import type { IBinaryData } from 'n8n-workflow';
+import { parseStringPromise } from 'xml2js';
+
+import { outputOf, runWorkflow } from '../helpers/n8n';
+import { largeScenario } from '../studio/generated';
+import { itemsInto, scenarioNode } from '../helpers/workflows';
+
+const examples = path.join(__dirname, '../../examples/scenarios');
+const example = (name: string) => readFileSync(path.join(examples, `${name}.json`), 'utf8');
+
+type XmlNode = { $?: Record<string, string>; [child: string]: unknown };
+
+/** Every value of an attribute anywhere in the parsed document. */
+function attributes(node: unknown, name: string, found: string[] = []): string[] {
+	if (Array.isArray(node)) for (const child of node) attributes(child, name, found);
+	else if (node !== null && typeof node === 'object') {
+		const element = node as XmlNode;
+		if (element.$?.[name] !== undefined) found.push(element.$[name]);
+		for (const [key, child] of Object.entries(element))
+			if (key !== '$') attributes(child, name, found);
+	}
+	return found;
+}
+
+/** Text that breaks XML unless escaped: markup, quotes, an ampersand, a control character, an emoji. */
+const awkward = JSON.stringify({
+	id: 'awkward',
+	version: 1,
+	start: 'hello',
+	states: {
+		hello: {
+			messages: ['Fish & <chips> "today" it\'s \u0007 ready 🐟 </svg>'],
+			on: [{ match: { equals: ['<b>', 'a&b'] }, target: 'bye' }],
+		},
+		bye: { messages: [']]> <!-- -->'], end: true },
+	},
+});
+
+const sources: Record<string, () => string> = {
+	'order-status': () => example('order-status'),
+	'lead-qualification': () => example('lead-qualification'),
+	support: () => example('support'),
+	faq: () => example('faq'),
+	awkward: () => awkward,
+	large: () => JSON.stringify(largeScenario(60)),
+};
+
+const svgSize = (svg: XmlNode) => [Number(svg.$?.width), Number(svg.$?.height)];
+
+/** A PNG's size and pixels, read with zlib: its signature, IHDR and every IDAT row (Sub filter). */
+function readPng(file: Buffer) {
+	expect(file.subarray(0, 8)).toEqual(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
+	const width = file.readUInt32BE(16);
+	const height = file.readUInt32BE(20);
+	const idat: Buffer[] = [];
+	for (let at = 8; at < file.length; at += 12 + file.readUInt32BE(at))
+		if (file.toString('latin1', at + 4, at + 8) === 'IDAT')
+			idat.push(file.subarray(at + 8, at + 8 + file.readUInt32BE(at)));
+	const raw = inflateSync(Buffer.concat(idat));
+	const stride = width * 3;
+	expect(raw.length).toBe((stride + 1) * height);
+	const rgb = new Uint8Array(stride * height);
+	for (let y = 0; y < height; y++)
+		for (let x = 0; x < stride; x++)
+			rgb[y * stride + x] =
+				(raw[y * (stride + 1) + 1 + x] + (x >= 3 ? rgb[y * stride + x - 3] : 0)) & 0xff;
+	const share = (test: (r: number, g: number, b: number) => boolean) => {
+		let n = 0;
+		for (let i = 0; i < rgb.length; i += 3) if (test(rgb[i], rgb[i + 1], rgb[i + 2])) n++;
+		return n / (width * height);
+	};
+	return { width, height, share };
+}
+
+describe('Messaging Bot Scenario node: Get Diagram picture', () => {
+	it.each(Object.keys(sources))(
+		'gives %s as a PNG and an SVG file that parses as XML and draws every state',
+		async (name) => {
+			const scenario = sources[name]();
+			const run = await runWorkflow(
+				itemsInto([{}], scenarioNode({ operation: 'getDiagram', scenario })),
+				{},
+			);
+			expect(run.data.resultData.error).toBeUndefined();
+			const [item] = outputOf(run, 'Scenario');
+			const binary = item.binary?.svg as IBinaryData;
+			expect(binary).toMatchObject({
+				mimeType: 'image/svg+xml',
+				fileName: `${name}.svg`,
+				fileExtension: 'svg',
+			});
+			const svg = Buffer.from(binary.data, 'base64').toString('utf8');
+			const xml = (await parseStringPromise(svg, { strict: true })) as { svg: XmlNode };
+			expect(xml.svg.$).toMatchObject({ xmlns: 'http://www.w3.org/2000/svg' });
+			const states = Object.keys((JSON.parse(scenario) as { states: object }).states);
+			expect(attributes(xml, 'data-state').sort()).toEqual([...states].sort());
+			expect(svg).not.toContain('\u0007');
+			const png = item.binary?.diagram as IBinaryData;
+			expect(png).toMatchObject({ mimeType: 'image/png', fileName: `${name}.png` });
+			const image = readPng(Buffer.from(png.data, 'base64'));
+			expect([image.width, image.height]).toEqual(svgSize(xml.svg));
+			// Drawn on: far from all white, and the start state's green border is there.
+			expect(image.share((r, g, b) => r + g + b < 600)).toBeGreaterThan(0.01);
+			expect(image.share((r, g, b) => g > r + 40 && g > b + 20)).toBeGreaterThan(0);
+			// The Mermaid text stays beside the picture.
+			expect(String(item.json.mermaid)).toMatch(/^stateDiagram-v2\n/);
+		},
+		// The 60-state picture takes seconds on a busy machine.
+		60_000,
+	);
+});
