@@ -2,7 +2,7 @@ import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 
 import * as api from './api';
-import { N8nDialog, PasteDialog, SaveDialog } from './Dialogs';
+import { PasteDialog, SaveDialog } from './Dialogs';
 import { NEW_SCENARIO, asObject, stateNames, stateOfPath, states, type Draft } from './draft';
 import {
 	addState,
@@ -17,6 +17,7 @@ import { ScenarioGraphView } from './Graph';
 import { scenarioGraph } from './graph-model';
 import { historyReducer, startHistory } from './history';
 import { JsonView } from './JsonView';
+import { N8nDialog } from './N8nDialog';
 import { layoutGraph } from './layout';
 import { Preview } from './Preview';
 import { Problems } from './Problems';
@@ -112,10 +113,10 @@ export function App() {
 		setPending({
 			...saving,
 			write: async () => {
-				await saving.write();
+				const said = await saving.write();
 				change(next);
 				setSaved(next);
-				setStatus(saving.done);
+				setStatus(said || saving.done);
 			},
 		});
 	};

@@ -88,11 +88,11 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
 				return send(res, 200, await openWorkflow(target(await json(req))));
 			case 'POST /api/n8n/save': {
 				const input = await json(req);
-				const saved = await saveScenarioNode(
-					target(input),
-					text(input.nodeName, 'Node'),
-					text(input.scenario, 'Scenario'),
-				);
+				const saved = await saveScenarioNode(target(input), {
+					nodeName: text(input.nodeName, 'Node'),
+					scenario: text(input.scenario, 'Scenario'),
+					baseline: text(input.baseline, 'Baseline'),
+				});
 				return send(res, 200, saved);
 			}
 			default:
