@@ -104,7 +104,8 @@ function fieldScenario(node: N8nNode): { value?: unknown; problem?: string } {
 	if (typeof raw !== 'string') return { value: raw };
 	// A document pasted into an emptied field is stored as an expression ("={…}"); the node reads it as written.
 	const text = raw.startsWith('=') ? raw.slice(1) : raw;
-	if (raw.startsWith('=') && !/^\s*[[{]/.test(text))
+	// As the node reads it: a document starts with "[" or "{", an expression with "{{".
+	if (raw.startsWith('=') && !/^\s*(\[|\{(?!\{))/.test(text))
 		return { problem: 'its Scenario field is an expression, built when the workflow runs' };
 	try {
 		return { value: JSON.parse(text) };
