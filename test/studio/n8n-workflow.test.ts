@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: reads an example workflow, never loaded by n8n */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
