@@ -65,21 +65,12 @@ export function App() {
 		if (name) setTab('form');
 	};
 
-	const save = async () => {
-		const next = withVersionRaised(draft, saved);
-		const saving = await prepareSave(source, next, saved, draft.version);
-		if (!saving) return;
-		setPending({
-			...saving,
-			write: async () => {
-				const said = await saving.write();
-				change(next);
-				setSaved(next);
-				setStatus(said || saving.done);
-			},
-		});
-	};
-
+	const save = () =>
+		saveTo(source, draft, saved, (next, done) => {
+			change(next);
+			setSaved(next);
+			setStatus(done);
+		}).then(setPending);
 	const copy = async () => {
 		await navigator.clipboard.writeText(JSON.stringify(draft, null, 2));
 		setStatus("Copied: paste it into the Scenario node's Scenario field");
@@ -108,24 +99,19 @@ export function App() {
 				onDialog={setDialog}
 			/>
 			<main>
-				<section className="canvas">
-					<ReactFlowProvider>
-						<ScenarioGraphView
-							layout={layout}
-							fitKey={`${source.kind === 'file' ? source.path : source.kind}:${opened}`}
-							selected={selected}
-							problems={problemStates}
-							current={lit.current}
-							visited={lit.visited}
-							onSelect={select}
-							onConnect={(from, to) => {
-								change(connect(draft, from, to));
-								select(from);
-							}}
-						/>
-					</ReactFlowProvider>
-					<Problems issues={issues} onSelect={select} />
-				</section>
+				<Canvas
+					layout={layout}
+					fitKey={`${source.kind === 'file' ? source.path : source.kind}:${opened}`}
+					selected={selected}
+					problems={problemStates}
+					lit={lit}
+					issues={issues}
+					onSelect={select}
+					onConnect={(from, to) => {
+						change(connect(draft, from, to));
+						select(from);
+					}}
+				/>
 				<SidePanel
 					draft={draft}
 					selected={selected}
@@ -153,6 +139,57 @@ export function App() {
 				onOpenN8n={(next, from) => load(next, from)}
 			/>
 		</div>
+	);
+}
+
+/**
+ * What Save would write (the version raised when anything else changed), as a pending save whose
+ * write, once done, reports the draft written and what to say.
+ */
+async function saveTo(
+	source: Source,
+	draft: Draft,
+	saved: Draft,
+	onWritten: (next: Draft, done: string) => void,
+): Promise<Pending | undefined> {
+	const next = withVersionRaised(draft, saved);
+	const saving = await prepareSave(source, next, saved, draft.version);
+	if (!saving) return undefined;
+	return {
+		...saving,
+		write: async () => {
+			const said = await saving.write();
+			onWritten(next, said || saving.done);
+		},
+	};
+}
+
+function Canvas(props: {
+	layout: ReturnType<typeof layoutGraph>;
+	fitKey: string;
+	selected?: string;
+	problems: Set<string>;
+	lit: { current?: string; visited: Set<string> };
+	issues: ReturnType<typeof validateScenario>['issues'];
+	onSelect(name: string | undefined): void;
+	onConnect(from: string, to: string): void;
+}) {
+	return (
+		<section className="canvas">
+			<ReactFlowProvider>
+				<ScenarioGraphView
+					layout={props.layout}
+					fitKey={props.fitKey}
+					selected={props.selected}
+					problems={props.problems}
+					current={props.lit.current}
+					visited={props.lit.visited}
+					onSelect={props.onSelect}
+					onConnect={props.onConnect}
+				/>
+			</ReactFlowProvider>
+			<Problems issues={props.issues} onSelect={props.onSelect} />
+		</section>
 	);
 }
 
