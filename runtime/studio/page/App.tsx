@@ -47,15 +47,7 @@ export function App() {
 	}, []);
 	const { files, openFile } = useOpenedFiles(load, setStatus);
 
-	const issues = useMemo(() => validateScenario(draft).issues, [draft]);
-	const problemStates = useMemo(
-		() => new Set(issues.map((i) => stateOfPath(i.path)).filter((s): s is string => !!s)),
-		[issues],
-	);
-	const graph = useMemo(() => scenarioGraph(draft), [draft]);
-	const graphKey = JSON.stringify(graph);
-	const layout = useMemo(() => layoutGraph(graph), [graphKey]);
-	studioTimings.layoutMs = layout.ms;
+	const { issues, problemStates, layout } = useDrawing(draft);
 	const dirty = JSON.stringify(draft) !== JSON.stringify(saved);
 
 	useShortcuts(dispatch, dirty);
@@ -140,6 +132,20 @@ export function App() {
 			/>
 		</div>
 	);
+}
+
+/** The draft's problems (and the states they are in), and its graph laid out when it changed. */
+function useDrawing(draft: Draft) {
+	const issues = useMemo(() => validateScenario(draft).issues, [draft]);
+	const problemStates = useMemo(
+		() => new Set(issues.map((i) => stateOfPath(i.path)).filter((s): s is string => !!s)),
+		[issues],
+	);
+	const graph = useMemo(() => scenarioGraph(draft), [draft]);
+	const graphKey = JSON.stringify(graph);
+	const layout = useMemo(() => layoutGraph(graph), [graphKey]);
+	studioTimings.layoutMs = layout.ms;
+	return { issues, problemStates, layout };
 }
 
 /**
