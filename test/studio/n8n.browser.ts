@@ -74,7 +74,7 @@ test('opens the FAQ bot from n8n, edits a message, saves: n8n has it published a
 	await page.getByTestId('confirm-save').click();
 	await page.getByTestId('save-dialog').waitFor({ state: 'detached' });
 	await expect(page.getByTestId('status').textContent()).resolves.toContain(
-		'Saved to n8n and published: FAQ Bot › FAQ Scenario',
+		'Saved to n8n and published: FAQ bot: a workflow step answers what no state matches › FAQ Scenario',
 	);
 	// The key was typed into a password field and is shown nowhere.
 	expect(await page.content()).not.toContain(apiKey);
