@@ -1,3 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- studio test tooling: a real n8n, a browser and screenshots, never loaded by n8n */
+import path from 'node:path';
+
 import type { Page } from 'playwright-core';
 
 import { pageDir } from '../../runtime/studio/server/command';
@@ -6,7 +9,7 @@ import { startStudio, type RunningStudio } from '../../runtime/studio/server/ser
 import { clientOf } from '../e2e/conversation';
 import { startDemo, type Demo } from '../editor/demo';
 import { makeApiKey, readWorkflow, scenarioOf } from './n8n';
-import { openBrowser, stateBox } from './page';
+import { IMAGES, openBrowser, stateBox } from './page';
 
 /**
  * The studio against a real n8n 2.41 (the demo `npm start` sets up: the packed package, the
@@ -62,8 +65,11 @@ test('opens the FAQ bot from n8n, edits a message, saves: n8n has it published a
 	await page.getByTestId('n8n-apiKey').fill(apiKey);
 	// The workflow's address as n8n's editor shows it.
 	await page.getByTestId('n8n-workflowId').fill(`${demo.n8n.url}/workflow/${FAQ}`);
+	const asked = Date.now();
 	await page.getByTestId('n8n-find').click();
 	await expect(page.getByTestId('n8n-found').textContent()).resolves.toContain('published');
+	const found = Date.now() - asked;
+	await page.screenshot({ path: path.join(IMAGES, 'studio-n8n.png') });
 	await page.getByTestId('n8n-node-FAQ Scenario').click();
 	await stateBox(page, 'welcome').click();
 	await page.getByTestId('message-0').fill(NEW_WELCOME);
@@ -71,8 +77,12 @@ test('opens the FAQ bot from n8n, edits a message, saves: n8n has it published a
 	const diff = await page.getByTestId('diff').textContent();
 	expect(diff).toContain('+   "version": 2,');
 	expect(diff).toContain('The studio wrote this');
+	const saving = Date.now();
 	await page.getByTestId('confirm-save').click();
 	await page.getByTestId('save-dialog').waitFor({ state: 'detached' });
+	process.stdout.write(
+		`n8n through the studio: the workflow's Scenario nodes found in ${found} ms; saved and published again in ${Date.now() - saving} ms\n`,
+	);
 	await expect(page.getByTestId('status').textContent()).resolves.toContain(
 		'Saved to n8n and published: FAQ bot: a workflow step answers what no state matches › FAQ Scenario',
 	);
