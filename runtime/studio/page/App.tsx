@@ -2,39 +2,27 @@ import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 
 import * as api from './api';
-import { N8nDialog, PasteDialog, SaveDialog } from './Dialogs';
-import { NEW_SCENARIO, asObject, stateNames, stateOfPath, states, type Draft } from './draft';
-import {
-	addState,
-	connect,
-	deleteState,
-	freeName,
-	renameState,
-	setState,
-	withVersionRaised,
-} from './edits';
+import { PasteDialog, SaveDialog } from './Dialogs';
+import { NEW_SCENARIO, stateOfPath, type Draft } from './draft';
+import { addState, connect, freeName, withVersionRaised } from './edits';
 import { ScenarioGraphView } from './Graph';
 import { historyReducer, startHistory } from './history';
-import { JsonView } from './JsonView';
-import { Preview } from './Preview';
+import { N8nDialog } from './N8nDialog';
 import { Problems } from './Problems';
-import { layoutGraph, scenarioGraph, scenarioJsonSchema, validateScenario } from './runtime-bridge';
-import { StateForm } from './StateForm';
-import { TopForm } from './TopForm';
+import { layoutGraph, scenarioGraph, validateScenario } from './runtime-bridge';
 import { prepareSave, type Pending, type Source } from './saving';
 import { useShortcuts } from './shortcuts';
+import { SidePanel, type Tab } from './SidePanel';
 import { Toolbar } from './Toolbar';
 
-const SCHEMA = scenarioJsonSchema();
-
+/** The screen: toolbar, graph and problems, the side panel, the dialogs. */
 export function App() {
 	const [history, dispatch] = useReducer(historyReducer, NEW_SCENARIO, startHistory);
 	const draft = history.present;
-	const [files, setFiles] = useState<string[]>([]);
 	const [source, setSource] = useState<Source>({ kind: 'new' });
 	const [saved, setSaved] = useState<Draft>(NEW_SCENARIO);
 	const [selected, setSelected] = useState<string>();
-	const [tab, setTab] = useState<'form' | 'json' | 'chat'>('form');
+	const [tab, setTab] = useState<Tab>('form');
 	const [lit, setLit] = useState<{ current?: string; visited: Set<string> }>({
 		visited: new Set(),
 	});
@@ -55,45 +43,9 @@ export function App() {
 		setSelected(undefined);
 		setOpened((n) => n + 1);
 	}, []);
+	const { files, openFile } = useOpenedFiles(load, setStatus);
 
-	const openFile = useCallback(
-		async (path: string) => {
-			const began = performance.now();
-			const text = await api.readScenarioFile(path);
-			try {
-				load(JSON.parse(text) as Draft, { kind: 'file', path });
-				setStatus('');
-			} catch (error) {
-				setStatus(`${path} is not JSON: ${(error as Error).message}`);
-			}
-			requestAnimationFrame(() =>
-				Object.assign(studioTimings, { openedMs: performance.now() - began }),
-			);
-		},
-		[load],
-	);
-
-	useEffect(() => {
-		if (!api.hasToken())
-			return setStatus('No token in the address: open the address the studio command printed.');
-		api.session().then(
-			(s) => {
-				setFiles(s.files);
-				if (s.files[0]) void openFile(s.files[0]);
-			},
-			(error: Error) => setStatus(error.message),
-		);
-	}, [openFile]);
-
-	const issues = useMemo(() => validateScenario(draft).issues, [draft]);
-	const problemStates = useMemo(
-		() => new Set(issues.map((i) => stateOfPath(i.path)).filter((s): s is string => !!s)),
-		[issues],
-	);
-	const graph = useMemo(() => scenarioGraph(draft), [draft]);
-	const graphKey = JSON.stringify(graph);
-	const layout = useMemo(() => layoutGraph(graph), [graphKey]);
-	studioTimings.layoutMs = layout.ms;
+	const { issues, problemStates, layout } = useDrawing(draft);
 	const dirty = JSON.stringify(draft) !== JSON.stringify(saved);
 
 	useShortcuts(dispatch, dirty);
@@ -103,27 +55,17 @@ export function App() {
 		if (name) setTab('form');
 	};
 
-	const save = async () => {
-		const next = withVersionRaised(draft, saved);
-		const saving = await prepareSave(source, next, saved, draft.version);
-		if (!saving) return;
-		setPending({
-			...saving,
-			write: async () => {
-				await saving.write();
-				change(next);
-				setSaved(next);
-				setStatus(saving.done);
-			},
-		});
-	};
-
+	const save = () =>
+		saveTo(source, draft, saved, (next, done) => {
+			change(next);
+			setSaved(next);
+			setStatus(done);
+		}).then(setPending);
 	const copy = async () => {
 		await navigator.clipboard.writeText(JSON.stringify(draft, null, 2));
 		setStatus("Copied: paste it into the Scenario node's Scenario field");
 	};
 
-	const state = selected ? asObject(states(draft)[selected]) : undefined;
 	return (
 		<div className="studio">
 			<Toolbar
@@ -147,123 +89,202 @@ export function App() {
 				onDialog={setDialog}
 			/>
 			<main>
-				<section className="canvas">
-					<ReactFlowProvider>
-						<ScenarioGraphView
-							layout={layout}
-							fitKey={`${source.kind === 'file' ? source.path : source.kind}:${opened}`}
-							selected={selected}
-							problems={problemStates}
-							current={lit.current}
-							visited={lit.visited}
-							onSelect={select}
-							onConnect={(from, to) => {
-								change(connect(draft, from, to));
-								select(from);
-							}}
-						/>
-					</ReactFlowProvider>
-					<Problems issues={issues} onSelect={select} />
-				</section>
-				<aside className="panel">
-					<nav className="tabs">
-						{(['form', 'json', 'chat'] as const).map((t) => (
-							<button
-								key={t}
-								className={tab === t ? 'active' : ''}
-								data-testid={`tab-${t}`}
-								onClick={() => setTab(t)}
-							>
-								{t === 'form'
-									? selected
-										? `State: ${selected}`
-										: 'Scenario'
-									: t === 'json'
-										? 'JSON'
-										: 'Preview chat'}
-							</button>
-						))}
-					</nav>
-					<div className={tab === 'form' ? 'pane' : 'pane hidden'}>
-						{selected && state ? (
-							<StateForm
-								name={selected}
-								state={state}
-								states={stateNames(draft)}
-								isStart={draft.start === selected}
-								onChange={(next, field) =>
-									change(setState(draft, selected, next), `${selected}.${field}`)
-								}
-								onRename={(to) => {
-									change(renameState(draft, selected, to));
-									setSelected(to);
-								}}
-								onDelete={() => {
-									change(deleteState(draft, selected));
-									setSelected(undefined);
-								}}
-								onMakeStart={() => change({ ...draft, start: selected })}
-							/>
-						) : (
-							<TopForm draft={draft} onChange={(next, field) => change(next, `top.${field}`)} />
-						)}
-					</div>
-					<div className={tab === 'json' ? 'pane' : 'pane hidden'}>
-						<JsonView draft={draft} schema={SCHEMA} onChange={(next) => change(next, 'json')} />
-					</div>
-					<div className={tab === 'chat' ? 'pane' : 'pane hidden'}>
-						<Preview
-							draft={draft}
-							valid={issues.length === 0}
-							onStates={(current, visited) => setLit({ current, visited: new Set(visited) })}
-						/>
-					</div>
-				</aside>
+				<Canvas
+					layout={layout}
+					fitKey={`${source.kind === 'file' ? source.path : source.kind}:${opened}`}
+					selected={selected}
+					problems={problemStates}
+					lit={lit}
+					issues={issues}
+					onSelect={select}
+					onConnect={(from, to) => {
+						change(connect(draft, from, to));
+						select(from);
+					}}
+				/>
+				<SidePanel
+					draft={draft}
+					selected={selected}
+					tab={tab}
+					valid={issues.length === 0}
+					onTab={setTab}
+					onSelect={select}
+					onChange={change}
+					onStates={(current, visited) => setLit({ current, visited: new Set(visited) })}
+				/>
 			</main>
-			{pending && (
-				<SaveDialog
-					file={pending.title}
-					before={pending.before}
-					after={pending.after}
-					note={pending.note}
-					onClose={() => setPending(undefined)}
-					onSave={() =>
-						void pending.write().then(
-							() => setPending(undefined),
-							(e: Error) => {
-								setPending(undefined);
-								setStatus(`Not saved: ${e.message}`);
-							},
-						)
-					}
-				/>
-			)}
-			{dialog === 'paste' && (
-				<PasteDialog
-					onClose={() => setDialog(undefined)}
-					onLoad={(next) => {
-						change(next);
-						setDialog(undefined);
-						setSelected(undefined);
-					}}
-				/>
-			)}
-			{dialog === 'n8n' && (
-				<N8nDialog
-					initial={source.kind === 'n8n' ? source : undefined}
-					onClose={() => setDialog(undefined)}
-					onOpen={(from, text) => {
-						try {
-							load(JSON.parse(text) as Draft, { kind: 'n8n', ...from });
-							setStatus(`Opened from n8n: ${from.workflowName} › ${from.nodeName}`);
-						} catch (error) {
-							setStatus(`The node's Scenario field is not JSON: ${(error as Error).message}`);
-						}
-						setDialog(undefined);
-					}}
-				/>
-			)}
+			<StudioDialogs
+				dialog={dialog}
+				pending={pending}
+				source={source}
+				onClose={() => {
+					setDialog(undefined);
+					setPending(undefined);
+				}}
+				onStatus={setStatus}
+				onPaste={(next) => {
+					change(next);
+					setSelected(undefined);
+				}}
+				onOpenN8n={(next, from) => load(next, from)}
+			/>
 		</div>
+	);
+}
+
+/** The draft's problems (and the states they are in), and its graph laid out when it changed. */
+function useDrawing(draft: Draft) {
+	const issues = useMemo(() => validateScenario(draft).issues, [draft]);
+	const problemStates = useMemo(
+		() => new Set(issues.map((i) => stateOfPath(i.path)).filter((s): s is string => !!s)),
+		[issues],
+	);
+	const graph = useMemo(() => scenarioGraph(draft), [draft]);
+	const graphKey = JSON.stringify(graph);
+	const layout = useMemo(() => layoutGraph(graph), [graphKey]);
+	studioTimings.layoutMs = layout.ms;
+	return { issues, problemStates, layout };
+}
+
+/**
+ * What Save would write (the version raised when anything else changed), as a pending save whose
+ * write, once done, reports the draft written and what to say.
+ */
+async function saveTo(
+	source: Source,
+	draft: Draft,
+	saved: Draft,
+	onWritten: (next: Draft, done: string) => void,
+): Promise<Pending | undefined> {
+	const next = withVersionRaised(draft, saved);
+	const saving = await prepareSave(source, next, saved, draft.version);
+	if (!saving) return undefined;
+	return {
+		...saving,
+		write: async () => {
+			const said = await saving.write();
+			onWritten(next, said || saving.done);
+		},
+	};
+}
+
+function Canvas(props: {
+	layout: ReturnType<typeof layoutGraph>;
+	fitKey: string;
+	selected?: string;
+	problems: Set<string>;
+	lit: { current?: string; visited: Set<string> };
+	issues: ReturnType<typeof validateScenario>['issues'];
+	onSelect(name: string | undefined): void;
+	onConnect(from: string, to: string): void;
+}) {
+	return (
+		<section className="canvas">
+			<ReactFlowProvider>
+				<ScenarioGraphView
+					layout={props.layout}
+					fitKey={props.fitKey}
+					selected={props.selected}
+					problems={props.problems}
+					current={props.lit.current}
+					visited={props.lit.visited}
+					onSelect={props.onSelect}
+					onConnect={props.onConnect}
+				/>
+			</ReactFlowProvider>
+			<Problems issues={props.issues} onSelect={props.onSelect} />
+		</section>
+	);
+}
+
+/** The files the studio was opened on, the first one opened at start. */
+function useOpenedFiles(
+	load: (next: Draft, from: Source) => void,
+	setStatus: (status: string) => void,
+) {
+	const [files, setFiles] = useState<string[]>([]);
+	const openFile = useCallback(
+		async (path: string) => {
+			const began = performance.now();
+			const text = await api.readScenarioFile(path);
+			try {
+				load(JSON.parse(text) as Draft, { kind: 'file', path });
+				setStatus('');
+			} catch (error) {
+				setStatus(`${path} is not JSON: ${(error as Error).message}`);
+			}
+			requestAnimationFrame(() =>
+				Object.assign(studioTimings, { openedMs: performance.now() - began }),
+			);
+		},
+		[load, setStatus],
+	);
+	useEffect(() => {
+		if (!api.hasToken())
+			return setStatus('No token in the address: open the address the studio command printed.');
+		api.session().then(
+			(s) => {
+				setFiles(s.files);
+				if (s.files[0]) void openFile(s.files[0]);
+			},
+			(error: Error) => setStatus(error.message),
+		);
+	}, [openFile, setStatus]);
+	return { files, openFile };
+}
+
+/** The save's diff, Paste JSON, Open from n8n: one at a time. */
+function StudioDialogs(props: {
+	dialog?: 'paste' | 'n8n';
+	pending?: Pending;
+	source: Source;
+	onClose(): void;
+	onStatus(status: string): void;
+	onPaste(next: Draft): void;
+	onOpenN8n(next: Draft, from: Source): void;
+}) {
+	const { pending, source, onClose, onStatus } = props;
+	if (pending)
+		return (
+			<SaveDialog
+				file={pending.title}
+				before={pending.before}
+				after={pending.after}
+				note={pending.note}
+				onClose={onClose}
+				onSave={() =>
+					void pending.write().then(onClose, (e: Error) => {
+						onClose();
+						onStatus(`Not saved: ${e.message}`);
+					})
+				}
+			/>
+		);
+	if (props.dialog === 'paste')
+		return (
+			<PasteDialog
+				onClose={onClose}
+				onLoad={(next) => {
+					props.onPaste(next);
+					onClose();
+				}}
+			/>
+		);
+	if (props.dialog !== 'n8n') return null;
+	return (
+		<N8nDialog
+			initial={source.kind === 'n8n' ? source : undefined}
+			onClose={onClose}
+			onOpen={(from, text) => {
+				try {
+					props.onOpenN8n(JSON.parse(text) as Draft, { kind: 'n8n', ...from });
+					onStatus(`Opened from n8n: ${from.workflowName} › ${from.nodeName}`);
+				} catch (error) {
+					onStatus(`The node's Scenario field is not JSON: ${(error as Error).message}`);
+				}
+				onClose();
+			}}
+		/>
 	);
 }
 

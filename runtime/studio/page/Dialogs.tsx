@@ -2,9 +2,8 @@ import { diffLines, type Change } from 'diff';
 import { useState, type ReactNode } from 'react';
 
 import { isObject, type Draft } from './draft';
-import { openN8n, type N8nTarget } from './api';
 
-/** The studio's dialogs: the diff before a save, pasting JSON, and n8n's workflows. */
+/** The studio's dialogs: the diff before a save, and pasting JSON (n8n's workflows: N8nDialog). */
 
 export function Dialog(props: {
 	title: string;
@@ -112,69 +111,6 @@ export function PasteDialog(props: { onLoad(draft: Draft): void; onClose(): void
 			>
 				Load it
 			</button>
-		</Dialog>
-	);
-}
-
-export interface N8nSource extends N8nTarget {
-	workflowName: string;
-	nodeName: string;
-}
-
-/** Opens the Scenario node of a workflow in a running n8n, through its public API and an API key. */
-export function N8nDialog(props: {
-	initial?: N8nSource;
-	onOpen(source: N8nSource, scenario: string): void;
-	onClose(): void;
-}) {
-	const [target, setTarget] = useState<N8nTarget>(
-		props.initial ?? { baseUrl: 'http://127.0.0.1:5678', apiKey: '', workflowId: '' },
-	);
-	const [found, setFound] = useState<{
-		name: string;
-		nodes: Array<{ name: string; scenario: string }>;
-	}>();
-	const [error, setError] = useState('');
-	const field = (key: keyof N8nTarget, label: string, type = 'text') => (
-		<label className="row">
-			<span className="row-label">{label}</span>
-			<input
-				type={type}
-				value={target[key]}
-				onChange={(e) => setTarget({ ...target, [key]: e.target.value })}
-			/>
-		</label>
-	);
-	return (
-		<Dialog title="Open from n8n" onClose={props.onClose} testId="n8n-dialog">
-			{field('baseUrl', 'n8n URL')}
-			{field('apiKey', 'API key (n8n: Settings > n8n API)', 'password')}
-			{field('workflowId', "Workflow ID (in the workflow's address)")}
-			<button
-				onClick={() => {
-					setError('');
-					openN8n(target).then(setFound, (e: Error) => setError(e.message));
-				}}
-			>
-				Find its Scenario nodes
-			</button>
-			{error && <div className="hint bad">{error}</div>}
-			{found && found.nodes.length === 0 && (
-				<div className="hint bad">"{found.name}" has no Messaging Bot Scenario node.</div>
-			)}
-			{found?.nodes.map((node) => (
-				<button
-					key={node.name}
-					onClick={() =>
-						props.onOpen(
-							{ ...target, workflowName: found.name, nodeName: node.name },
-							node.scenario,
-						)
-					}
-				>
-					Open "{node.name}" of {found.name}
-				</button>
-			))}
 		</Dialog>
 	);
 }

@@ -1,7 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
 
-import { asObject, type Draft, type Json } from './draft';
-import { JsonInput, Row, TextInput } from './fields';
+import { asObject, type Draft } from './draft';
+import {
+	TestClientForm,
+	TranscriptExport,
+	WorkflowResults,
+	type TestClient,
+	type WorkflowAnswer,
+} from './PreviewSetup';
 import {
 	compileScenario,
 	rehearse,
@@ -16,8 +22,6 @@ import {
  * edits; the state after each message is lit on the graph.
  */
 
-type WorkflowAnswer = { outcome: 'success' | 'empty' | 'failure'; result?: Json };
-
 export interface PreviewProps {
 	draft: Draft;
 	valid: boolean;
@@ -27,13 +31,95 @@ export interface PreviewProps {
 export function Preview(props: PreviewProps) {
 	const [messages, setMessages] = useState<string[]>([]);
 	const [typed, setTyped] = useState('');
-	const [client, setClient] = useState<{ first_name?: string; tags?: string; orders?: Json }>({
-		first_name: 'Ada',
-	});
+	const [client, setClient] = useState<TestClient>({ first_name: 'Ada' });
 	const [answers, setAnswers] = useState<Record<string, WorkflowAnswer>>({});
-	const [played, setPlayed] = useState<Rehearsal | { error: string }>();
 	const workflows = Object.keys(asObject(props.draft.workflows));
 
+	const { compiled, played } = useRehearsal(props, messages, client, answers);
+	const rehearsal = played && 'transcript' in played ? played : undefined;
+	useEffect(() => {
+		const states = rehearsal?.states ?? [];
+		props.onStates(states[states.length - 1], states);
+	}, [rehearsal]);
+
+	const send = () => {
+		if (typed.trim() === '') return;
+		setMessages([...messages, typed]);
+		setTyped('');
+	};
+	return (
+		<div className="preview" data-testid="preview">
+			<div className="chat" data-testid="chat">
+				{!compiled && (
+					<div className="hint bad">Fix the problems below to chat with this scenario.</div>
+				)}
+				{compiled && messages.length === 0 && (
+					<div className="hint">
+						Write as the client would; the bot answers as Test Conversation does.
+					</div>
+				)}
+				{rehearsal && <ChatLog rehearsal={rehearsal} />}
+				{played && 'error' in played && <div className="hint bad">{played.error}</div>}
+			</div>
+			<div className="inline">
+				<input
+					value={typed}
+					placeholder="Type a message, Enter to send"
+					data-testid="chat-input"
+					disabled={!compiled}
+					onChange={(e) => setTyped(e.target.value)}
+					onKeyDown={(e) => e.key === 'Enter' && send()}
+				/>
+				<button onClick={send} disabled={!compiled} data-testid="chat-send">
+					Send
+				</button>
+				<button onClick={() => setMessages([])} data-testid="chat-restart">
+					Restart
+				</button>
+			</div>
+			<div className="state-line" data-testid="chat-state">
+				state: {rehearsal?.states[rehearsal.states.length - 1] ?? '(not started)'}
+				{rehearsal &&
+					Object.keys(rehearsal.vars).length > 0 &&
+					` · ${JSON.stringify(rehearsal.vars)}`}
+			</div>
+			<TranscriptExport messages={messages} />
+			<TestClientForm client={client} onChange={setClient} />
+			<WorkflowResults workflows={workflows} answers={answers} onChange={setAnswers} />
+		</div>
+	);
+}
+
+/** The conversation so far: the client's and the bot's messages, the workflows called, the end. */
+function ChatLog({ rehearsal }: { rehearsal: Rehearsal }) {
+	return (
+		<>
+			{rehearsal.transcript.map((line, i) => (
+				<div key={i} className={`bubble ${line.from}`} data-testid={`bubble-${line.from}`}>
+					{line.text}
+				</div>
+			))}
+			{rehearsal.calls.map((c, i) => (
+				<div key={`c${i}`} className="bubble note">
+					workflow {c.workflow} {JSON.stringify(c.inputs)}: {c.outcome}
+				</div>
+			))}
+			{rehearsal.handedOff && (
+				<div className="bubble note">handed to a person: the bot is silent</div>
+			)}
+			{rehearsal.ended && <div className="bubble note">conversation ended</div>}
+		</>
+	);
+}
+
+/** The scenario compiled (when valid) and played through the client's messages, again on every change. */
+function useRehearsal(
+	props: PreviewProps,
+	messages: string[],
+	client: TestClient,
+	answers: Record<string, WorkflowAnswer>,
+) {
+	const [played, setPlayed] = useState<Rehearsal | { error: string }>();
 	const compiled = useMemo(() => {
 		if (!props.valid) return undefined;
 		try {
@@ -64,139 +150,7 @@ export function Preview(props: PreviewProps) {
 		};
 	}, [compiled, messages, client, answers]);
 
-	const rehearsal = played && 'transcript' in played ? played : undefined;
-	useEffect(() => {
-		const states = rehearsal?.states ?? [];
-		props.onStates(states[states.length - 1], states);
-	}, [rehearsal]);
-
-	const send = () => {
-		if (typed.trim() === '') return;
-		setMessages([...messages, typed]);
-		setTyped('');
-	};
-	const exported = messages.join('\n');
-	return (
-		<div className="preview" data-testid="preview">
-			<div className="chat" data-testid="chat">
-				{!compiled && (
-					<div className="hint bad">Fix the problems below to chat with this scenario.</div>
-				)}
-				{compiled && messages.length === 0 && (
-					<div className="hint">
-						Write as the client would; the bot answers as Test Conversation does.
-					</div>
-				)}
-				{rehearsal?.transcript.map((line, i) => (
-					<div key={i} className={`bubble ${line.from}`} data-testid={`bubble-${line.from}`}>
-						{line.text}
-					</div>
-				))}
-				{rehearsal?.calls.map((c, i) => (
-					<div key={`c${i}`} className="bubble note">
-						workflow {c.workflow} {JSON.stringify(c.inputs)}: {c.outcome}
-					</div>
-				))}
-				{rehearsal?.handedOff && (
-					<div className="bubble note">handed to a person: the bot is silent</div>
-				)}
-				{rehearsal?.ended && <div className="bubble note">conversation ended</div>}
-				{played && 'error' in played && <div className="hint bad">{played.error}</div>}
-			</div>
-			<div className="inline">
-				<input
-					value={typed}
-					placeholder="Type a message, Enter to send"
-					data-testid="chat-input"
-					disabled={!compiled}
-					onChange={(e) => setTyped(e.target.value)}
-					onKeyDown={(e) => e.key === 'Enter' && send()}
-				/>
-				<button onClick={send} disabled={!compiled} data-testid="chat-send">
-					Send
-				</button>
-				<button onClick={() => setMessages([])} data-testid="chat-restart">
-					Restart
-				</button>
-			</div>
-			<div className="state-line" data-testid="chat-state">
-				state: {rehearsal?.states[rehearsal.states.length - 1] ?? '(not started)'}
-				{rehearsal &&
-					Object.keys(rehearsal.vars).length > 0 &&
-					` · ${JSON.stringify(rehearsal.vars)}`}
-			</div>
-			<details>
-				<summary>Transcript as a Test Conversation input (Client Messages)</summary>
-				<textarea readOnly rows={4} value={exported} data-testid="transcript-export" />
-				<button onClick={() => void navigator.clipboard.writeText(exported)}>Copy</button>
-				<a
-					download="client-messages.txt"
-					href={`data:text/plain;charset=utf-8,${encodeURIComponent(exported)}`}
-				>
-					Download
-				</a>
-			</details>
-			<fieldset>
-				<legend>test client</legend>
-				<Row label="first name">
-					<TextInput
-						value={client.first_name}
-						onChange={(v) => setClient({ ...client, first_name: v })}
-						testId="client-first-name"
-					/>
-				</Row>
-				<Row label="tags">
-					<TextInput
-						value={client.tags}
-						onChange={(v) => setClient({ ...client, tags: v })}
-						testId="client-tags"
-					/>
-				</Row>
-				<Row label="orders (JSON list)">
-					<JsonInput
-						value={client.orders}
-						onChange={(v) => setClient({ ...client, orders: v })}
-						rows={3}
-						testId="client-orders"
-					/>
-				</Row>
-			</fieldset>
-			{workflows.length > 0 && (
-				<fieldset>
-					<legend>workflow results</legend>
-					{workflows.map((name) => {
-						const answer = answers[name] ?? { outcome: 'empty' };
-						return (
-							<div key={name}>
-								<Row label={name}>
-									<select
-										value={answer.outcome}
-										onChange={(e) =>
-											setAnswers({
-												...answers,
-												[name]: { ...answer, outcome: e.target.value as WorkflowAnswer['outcome'] },
-											})
-										}
-									>
-										<option value="success">returns an item</option>
-										<option value="empty">returns nothing</option>
-										<option value="failure">fails</option>
-									</select>
-								</Row>
-								{answer.outcome === 'success' && (
-									<JsonInput
-										value={answer.result}
-										onChange={(v) => setAnswers({ ...answers, [name]: { ...answer, result: v } })}
-										testId={`workflow-${name}`}
-									/>
-								)}
-							</div>
-						);
-					})}
-				</fieldset>
-			)}
-		</div>
-	);
+	return { compiled, played };
 }
 
 function port(answers: Record<string, WorkflowAnswer>): WorkflowPort {

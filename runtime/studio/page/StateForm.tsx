@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 
 import { Capture, Timer } from './CaptureForm';
 import { asArray, type Json, type JsonObject } from './draft';
-import { JsonInput, Row, TextInput, withField } from './fields';
+import { JsonInput, Row, TextInput, binder, withField } from './fields';
 import { Transitions } from './TransitionsForm';
 
 /**
@@ -23,8 +23,7 @@ export interface StateFormProps {
 
 export function StateForm(props: StateFormProps) {
 	const { state, states } = props;
-	const set = (key: string, value: Json | undefined) =>
-		props.onChange(withField(state, key, value), key);
+	const field = binder(state, props.onChange);
 	return (
 		<div className="form" data-testid="state-form">
 			<Header {...props} />
@@ -36,11 +35,7 @@ export function StateForm(props: StateFormProps) {
 				label="actions (run on entry)"
 				hint='[{ "addTags": ["vip"] }, { "handoff": true }, { "findOrder": "latest" }]'
 			>
-				<JsonInput
-					value={state.actions}
-					onChange={(v) => set('actions', v)}
-					testId="field-actions"
-				/>
+				<JsonInput {...field('actions')} />
 			</Row>
 			<Transitions
 				value={state.on}
@@ -58,29 +53,20 @@ export function StateForm(props: StateFormProps) {
 				onChange={(v, field) => props.onChange(withField(state, 'after', v), field)}
 			/>
 			<Row label="choose (branches decided on entry: when, say, actions, target)">
-				<JsonInput value={state.choose} onChange={(v) => set('choose', v)} testId="field-choose" />
+				<JsonInput {...field('choose')} />
 			</Row>
 			<Row label="call (runs an n8n workflow on entry: workflow, inputs, store, success, empty, failure, timeout)">
-				<JsonInput
-					value={state.call}
-					onChange={(v) => set('call', v)}
-					rows={3}
-					testId="field-call"
-				/>
+				<JsonInput {...field('call')} rows={3} />
 			</Row>
 			<Row label="fallback (said here when nothing matched)">
-				<TextInput
-					value={state.fallback}
-					onChange={(v) => set('fallback', v)}
-					testId="field-fallback"
-				/>
+				<TextInput {...field('fallback')} />
 			</Row>
 			<label className="check">
 				<input
 					type="checkbox"
 					checked={state.end === true}
 					data-testid="field-end"
-					onChange={(e) => set('end', e.target.checked ? true : undefined)}
+					onChange={(e) => field('end').onChange(e.target.checked ? true : undefined)}
 				/>
 				end (the conversation ends on entry)
 			</label>

@@ -40,22 +40,8 @@ export function Toolbar(props: {
 			<button data-testid="add-state" onClick={props.onAddState}>
 				+ State
 			</button>
-			<button
-				data-testid="undo"
-				disabled={!props.canUndo}
-				onClick={() => props.onHistory('undo')}
-				title="Ctrl+Z"
-			>
-				Undo
-			</button>
-			<button
-				data-testid="redo"
-				disabled={!props.canRedo}
-				onClick={() => props.onHistory('redo')}
-				title="Ctrl+Shift+Z"
-			>
-				Redo
-			</button>
+			<HistoryButton type="undo" enabled={props.canUndo} onHistory={props.onHistory} />
+			<HistoryButton type="redo" enabled={props.canRedo} onHistory={props.onHistory} />
 			<button
 				className="primary"
 				data-testid="save"
@@ -78,5 +64,28 @@ export function Toolbar(props: {
 				{props.status}
 			</span>
 		</header>
+	);
+}
+
+const HISTORY = {
+	undo: { label: 'Undo', keys: 'Ctrl+Z' },
+	redo: { label: 'Redo', keys: 'Ctrl+Shift+Z' },
+};
+
+function HistoryButton(props: {
+	type: 'undo' | 'redo';
+	enabled: boolean;
+	onHistory(type: 'undo' | 'redo'): void;
+}) {
+	const { label, keys } = HISTORY[props.type];
+	return (
+		<button
+			data-testid={props.type}
+			disabled={!props.enabled}
+			onClick={() => props.onHistory(props.type)}
+			title={keys}
+		>
+			{label}
+		</button>
 	);
 }

@@ -39,13 +39,37 @@ export const traffic = () => call<unknown>('GET', '/api/traffic');
 export interface N8nTarget {
 	baseUrl: string;
 	apiKey: string;
+	/** The workflow's ID, or its address in n8n's editor. */
 	workflowId: string;
 }
+export interface N8nScenarioNode {
+	name: string;
+	operation: string;
+	/** Absent when the node's field holds no scenario the studio can open (`problem` says why). */
+	scenario?: string;
+	problem?: string;
+}
+export interface N8nWorkflow {
+	id: string;
+	name: string;
+	published: boolean;
+	nodes: N8nScenarioNode[];
+}
 export const openN8n = async (target: N8nTarget) =>
-	(await call<{ name: string; nodes: Array<{ name: string; scenario: string }> }>(
-		'POST',
-		'/api/n8n/open',
-		target,
-	)) ?? { name: '', nodes: [] };
-export const saveN8n = (target: N8nTarget, nodeName: string, scenario: string) =>
-	call('POST', '/api/n8n/save', { ...target, nodeName, scenario });
+	(await call<N8nWorkflow>('POST', '/api/n8n/open', target)) ?? {
+		id: '',
+		name: '',
+		published: false,
+		nodes: [],
+	};
+/** Writes the scenario if the node still holds `baseline` (the scenario as opened or last saved). */
+export const saveN8n = async (
+	target: N8nTarget,
+	change: { nodeName: string; scenario: string; baseline: string },
+) =>
+	(
+		await call<{ message: string; nodes: string[] }>('POST', '/api/n8n/save', {
+			...target,
+			...change,
+		})
+	)?.message;

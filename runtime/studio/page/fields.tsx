@@ -11,6 +11,18 @@ export function withField(object: JsonObject, key: string, value: Json | undefin
 	return next;
 }
 
+/**
+ * An input's props bound to one field of an object: its value, a change that sets (or, emptied,
+ * removes) the field, and the test id `field-<key>`.
+ */
+export function binder(object: JsonObject, onChange: (next: JsonObject, key: string) => void) {
+	return (key: string) => ({
+		value: object[key],
+		onChange: (value: Json | undefined) => onChange(withField(object, key, value), key),
+		testId: `field-${key}`,
+	});
+}
+
 export function Row(props: { label: string; hint?: string; children: ReactNode }) {
 	return (
 		<label className="row">

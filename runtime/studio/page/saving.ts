@@ -1,5 +1,5 @@
 import * as api from './api';
-import type { N8nSource } from './Dialogs';
+import type { N8nSource } from './N8nDialog';
 import type { Draft, Json } from './draft';
 import { formatScenario } from './format';
 
@@ -15,7 +15,8 @@ export interface Pending {
 	before: string;
 	after: string;
 	note?: string;
-	write(): Promise<void>;
+	/** Writes; resolves with what was written where, when the destination says more than `done`. */
+	write(): Promise<string | void>;
 }
 
 /**
@@ -49,14 +50,19 @@ export async function prepareSave(
 	}
 	if (source.kind === 'n8n') {
 		const after = JSON.stringify(next, null, 2);
+		const before = JSON.stringify(saved, null, 2);
 		return {
 			title: `node "${source.nodeName}" of the n8n workflow "${source.workflowName}"`,
-			before: JSON.stringify(saved, null, 2),
+			before,
 			after,
-			note: raised,
-			write: async () => {
-				await api.saveN8n(source, source.nodeName, after);
-			},
+			note: [
+				raised,
+				'Scenario nodes of the workflow holding the same scenario are written too; a published workflow is published again',
+			]
+				.filter(Boolean)
+				.join('; '),
+			write: async () =>
+				await api.saveN8n(source, { nodeName: source.nodeName, scenario: after, baseline: before }),
 			done: `Saved to n8n: ${source.workflowName} › ${source.nodeName}`,
 		};
 	}

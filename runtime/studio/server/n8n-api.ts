@@ -1,117 +1,135 @@
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- the studio server runs in a terminal, never loaded by n8n */
+import {
+	N8nError,
+	applyScenario,
+	hasUnpublishedChanges,
+	isPublished,
+	putBody,
+	scenarioNodes,
+	type N8nWorkflow,
+	type ScenarioChange,
+	type ScenarioNode,
+} from './n8n-workflow';
+
+export { N8nError } from './n8n-workflow';
+
 /**
  * Opens and saves the Scenario node of a workflow in a running n8n through n8n's public REST API
  * (`/api/v1`, authorised by an API key made in n8n's Settings > n8n API). The page asks the studio
- * server, which asks n8n, since n8n's API answers no browser page from another origin.
+ * server, which asks n8n, since n8n's API answers no browser page from another origin. The key is
+ * sent to n8n only: no answer or message of the studio repeats it.
  */
 
 export interface N8nTarget {
 	baseUrl: string;
 	apiKey: string;
+	/** The workflow's ID, or its address in n8n's editor (…/workflow/<ID>). */
 	workflowId: string;
 }
 
-interface N8nNode {
-	name: string;
-	type: string;
-	parameters?: Record<string, unknown>;
-}
-
-interface N8nWorkflow {
+export interface OpenedWorkflow {
 	id: string;
 	name: string;
-	nodes: N8nNode[];
-	connections: unknown;
-	settings?: Record<string, unknown>;
-	staticData?: unknown;
+	published: boolean;
+	nodes: ScenarioNode[];
 }
 
-export interface ScenarioNode {
-	name: string;
-	scenario: string;
-}
-
-/** Settings n8n 2.41's public API accepts on PUT (its openapi.yml); it refuses a body with any other key. */
-const WRITABLE_SETTINGS = [
-	'saveExecutionProgress',
-	'saveManualExecutions',
-	'saveDataErrorExecution',
-	'saveDataSuccessExecution',
-	'executionTimeout',
-	'errorWorkflow',
-	'timezone',
-	'executionOrder',
-	'binaryMode',
-	'callerPolicy',
-	'callerIds',
-	'timeSavedMode',
-	'timeSavedPerExecution',
-	'redactionPolicy',
-];
-
-const isScenarioNode = (node: N8nNode) => /(^|\.)messagingBotScenario$/.test(node.type);
-
-export async function openWorkflow(
-	target: N8nTarget,
-): Promise<{ name: string; nodes: ScenarioNode[] }> {
+export async function openWorkflow(target: N8nTarget): Promise<OpenedWorkflow> {
 	const workflow = await request<N8nWorkflow>(target, 'GET');
-	const nodes = workflow.nodes.filter(isScenarioNode).map((node) => ({
-		name: node.name,
-		scenario: scenarioText(node.parameters?.scenario),
-	}));
-	return { name: workflow.name, nodes };
+	return {
+		id: workflow.id,
+		name: workflow.name,
+		published: isPublished(workflow),
+		nodes: scenarioNodes(workflow),
+	};
 }
 
-/** Replaces one Scenario node's Scenario field; everything else in the workflow is sent back as read. */
+export interface SavedScenario {
+	name: string;
+	/** The Scenario nodes written: the one opened, and those that held the same scenario. */
+	nodes: string[];
+	/** What n8n runs now: the new scenario, or (published workflow) still the published version. */
+	outcome: 'saved' | 'published' | 'draft';
+	message: string;
+}
+
+/**
+ * Replaces one Scenario node's Scenario field (and its copies) and sends the workflow back. A
+ * published workflow is published again with it, unless it holds changes not yet published
+ * from n8n's editor: then the save stays a draft there, for its author to publish.
+ */
 export async function saveScenarioNode(
 	target: N8nTarget,
-	nodeName: string,
-	scenario: string,
-): Promise<{ name: string }> {
+	change: ScenarioChange,
+): Promise<SavedScenario> {
 	const workflow = await request<N8nWorkflow>(target, 'GET');
-	const node = workflow.nodes.find((n) => n.name === nodeName && isScenarioNode(n));
-	if (!node) throw new N8nError(404, `The workflow has no Scenario node named "${nodeName}"`);
-	node.parameters = { ...node.parameters, scenario };
-	const settings = Object.fromEntries(
-		Object.entries(workflow.settings ?? {}).filter(([key]) => WRITABLE_SETTINGS.includes(key)),
-	);
-	const body = {
-		name: workflow.name,
-		nodes: workflow.nodes,
-		connections: workflow.connections,
-		settings,
-	};
-	await request(target, 'PUT', body);
-	return { name: workflow.name };
-}
-
-function scenarioText(value: unknown): string {
-	if (typeof value === 'string') return value.replace(/^=/, '');
-	return JSON.stringify(value ?? {}, null, 2);
-}
-
-export class N8nError extends Error {
-	constructor(
-		readonly status: number,
-		message: string,
-	) {
-		super(message);
+	const nodes = applyScenario(workflow, change);
+	const keepDraft = hasUnpublishedChanges(workflow);
+	const where = `${workflow.name} › ${nodes.join(', ')}`;
+	try {
+		await request(target, 'PUT', putBody(workflow), keepDraft ? '?publishIfActive=false' : '');
+	} catch (error) {
+		// n8n 2.x kept it as a draft (the version it names), and says which permission publishing needs.
+		if (error instanceof N8nError && error.status === 403 && error.answer?.versionId)
+			return {
+				name: workflow.name,
+				nodes,
+				outcome: 'draft',
+				message: `Saved to n8n as a draft (${where}); the published version still runs: ${error.message}`,
+			};
+		throw error;
 	}
+	if (!isPublished(workflow))
+		return { name: workflow.name, nodes, outcome: 'saved', message: `Saved to n8n: ${where}` };
+	if (keepDraft)
+		return {
+			name: workflow.name,
+			nodes,
+			outcome: 'draft',
+			message: `Saved to n8n as a draft (${where}): the workflow has changes not yet published from n8n's editor, so it was not published; publish it in n8n`,
+		};
+	return {
+		name: workflow.name,
+		nodes,
+		outcome: 'published',
+		message: `Saved to n8n and published: ${where}`,
+	};
 }
 
-async function request<T>(target: N8nTarget, method: string, body?: unknown): Promise<T> {
+/** A workflow ID, or the ID in an address of n8n's editor (…/workflow/<ID>, …/workflow/<ID>/…). */
+export function workflowIdOf(text: string): string {
+	const id = /\/workflows?\/([\w-]+)/.exec(text)?.[1] ?? text;
+	if (!/^[\w-]+$/.test(id))
+		throw new N8nError(
+			400,
+			'Workflow ID: letters, digits, "-" and "_" only (or the workflow\'s address in n8n)',
+		);
+	return id;
+}
+
+function workflowUrl(target: N8nTarget): URL {
 	let base: URL;
 	try {
 		base = new URL(target.baseUrl);
 	} catch {
 		throw new N8nError(400, `n8n URL "${target.baseUrl}" is not a web address`);
 	}
-	if (!/^\d+$|^[\w-]+$/.test(target.workflowId))
-		throw new N8nError(400, 'Workflow ID: letters, digits, "-" and "_" only');
-	const url = new URL(`api/v1/workflows/${target.workflowId}`, base.href.replace(/\/?$/, '/'));
+	if (base.protocol !== 'http:' && base.protocol !== 'https:')
+		throw new N8nError(400, 'n8n URL: http:// or https:// only');
+	const id = workflowIdOf(target.workflowId);
+	return new URL(`api/v1/workflows/${id}`, base.href.replace(/\/?$/, '/'));
+}
+
+async function request<T>(
+	target: N8nTarget,
+	method: 'GET' | 'PUT',
+	body?: unknown,
+	query = '',
+): Promise<T> {
+	const url = workflowUrl(target);
 	let answer: Response;
 	try {
-		answer = await fetch(url, {
+		answer = await fetch(`${url.href}${query}`, {
 			method,
 			headers: {
 				'X-N8N-API-KEY': target.apiKey,
@@ -122,22 +140,28 @@ async function request<T>(target: N8nTarget, method: string, body?: unknown): Pr
 			signal: AbortSignal.timeout(15_000),
 		});
 	} catch (error) {
-		throw new N8nError(502, `n8n at ${base.origin} cannot be reached: ${(error as Error).message}`);
+		throw new N8nError(502, `n8n at ${url.origin} cannot be reached: ${(error as Error).message}`);
 	}
 	const text = await answer.text();
-	if (answer.status === 401)
-		throw new N8nError(401, 'n8n refused the API key (Settings > n8n API)');
-	if (answer.status === 404) throw new N8nError(404, `n8n has no workflow "${target.workflowId}"`);
-	// n8n keeps a save it may not publish as a draft, and says which permission is missing.
-	if (answer.status === 403 && method === 'PUT')
-		throw new N8nError(
-			403,
-			`n8n kept the change as a draft and did not publish it: ${text.slice(0, 300)}`,
-		);
-	if (!answer.ok)
-		throw new N8nError(
-			502,
-			`n8n answered ${answer.status}: ${text.slice(0, 300) || answer.statusText}`,
-		);
-	return JSON.parse(text) as T;
+	if (answer.ok) return JSON.parse(text) as T;
+	let parsed: Record<string, unknown> | undefined;
+	try {
+		parsed = JSON.parse(text) as Record<string, unknown>;
+	} catch {
+		// not JSON: its text is the message
+	}
+	const status = [401, 403, 404].includes(answer.status) ? answer.status : 502;
+	const said = String(parsed?.message ?? text.slice(0, 300)) || answer.statusText;
+	throw new N8nError(status, refusal(answer.status, said, target), parsed);
+}
+
+/** n8n's refusal in words, with n8n's own message; never the key. */
+function refusal(status: number, message: string, target: N8nTarget): string {
+	const said = message.split(target.apiKey).join('(the API key)');
+	if (status === 401)
+		return 'n8n refused the API key: make one in n8n (Settings > n8n API) and paste it whole';
+	if (status === 404)
+		return `n8n has no workflow "${workflowIdOf(target.workflowId)}" (or the API key may not see it)`;
+	if (status === 403) return `n8n refused: ${said}`;
+	return `n8n answered ${status}: ${said}`;
 }

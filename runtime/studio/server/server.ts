@@ -65,39 +65,7 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
 			return send(res, 401, {
 				error: 'The studio token is missing or wrong: open the address the command printed',
 			});
-		return api(req, res, url);
-	}
-
-	async function api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-		const route = `${req.method} ${url.pathname}`;
-		switch (route) {
-			case 'GET /api/session':
-				return send(res, 200, { files: opened.files, traffic: Boolean(options.traffic) });
-			case 'GET /api/file': {
-				const file = opened.resolve(url.searchParams.get('path') ?? '');
-				if (!file) throw new HttpError(403, 'The studio reads only the files it was opened on');
-				return send(res, 200, { path: file, text: await readFile(file, 'utf8') });
-			}
-			case 'PUT /api/file':
-				return send(res, 200, await saveFile(opened, url, await body(req)));
-			case 'GET /api/traffic': {
-				if (!options.traffic) return send(res, 204);
-				return send(res, 200, await options.traffic());
-			}
-			case 'POST /api/n8n/open':
-				return send(res, 200, await openWorkflow(target(await json(req))));
-			case 'POST /api/n8n/save': {
-				const input = await json(req);
-				const saved = await saveScenarioNode(
-					target(input),
-					text(input.nodeName, 'Node'),
-					text(input.scenario, 'Scenario'),
-				);
-				return send(res, 200, saved);
-			}
-			default:
-				return send(res, 404, { error: `No ${route}` });
-		}
+		return api(req, res, url, options, opened);
 	}
 
 	await new Promise<void>((resolve, reject) => {
@@ -116,6 +84,45 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
 				server.close(() => resolve());
 			}),
 	};
+}
+
+/** The API behind the token: the session, the opened files, traffic, the way to n8n. */
+async function api(
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+	options: StudioOptions,
+	opened: OpenedFiles,
+): Promise<void> {
+	const route = `${req.method} ${url.pathname}`;
+	switch (route) {
+		case 'GET /api/session':
+			return send(res, 200, { files: opened.files, traffic: Boolean(options.traffic) });
+		case 'GET /api/file': {
+			const file = opened.resolve(url.searchParams.get('path') ?? '');
+			if (!file) throw new HttpError(403, 'The studio reads only the files it was opened on');
+			return send(res, 200, { path: file, text: await readFile(file, 'utf8') });
+		}
+		case 'PUT /api/file':
+			return send(res, 200, await saveFile(opened, url, await body(req)));
+		case 'GET /api/traffic': {
+			if (!options.traffic) return send(res, 204);
+			return send(res, 200, await options.traffic());
+		}
+		case 'POST /api/n8n/open':
+			return send(res, 200, await openWorkflow(target(await json(req))));
+		case 'POST /api/n8n/save': {
+			const input = await json(req);
+			const saved = await saveScenarioNode(target(input), {
+				nodeName: text(input.nodeName, 'Node'),
+				scenario: text(input.scenario, 'Scenario'),
+				baseline: text(input.baseline, 'Baseline'),
+			});
+			return send(res, 200, saved);
+		}
+		default:
+			return send(res, 404, { error: `No ${route}` });
+	}
 }
 
 async function saveFile(opened: OpenedFiles, url: URL, content: string) {
