@@ -7,7 +7,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { StateStoreError } from './errors';
 import { GroupCommit, UNDO } from './sqlite-batch';
 import { migrate, SCHEMA, STATEMENTS } from './sqlite-schema';
-import type { QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
+import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
 
 /**
  * A durable store in one SQLite file, shared by every execution of one n8n (and by several n8n
@@ -47,6 +47,7 @@ export class SqliteStore implements StateStore {
 		this.statements.sweepClaims.run(now);
 		this.statements.sweepRecords.run(now);
 		this.statements.sweepDues.run();
+		this.statements.sweepCounters.run(now);
 	}
 
 	async claim(namespace: string, id: string, ttlMs: number): Promise<boolean> {
@@ -93,6 +94,7 @@ export class SqliteStore implements StateStore {
 				this.statements.setDue.run(namespace, key, options.dueAt);
 			const taken = options.dequeue;
 			if (taken) this.dequeueNow(taken.namespace, taken.queue, taken.seqs);
+			this.countNow(options.counters, now);
 			this.sweepSometimes(now);
 			return Number(row.version);
 		}, true);
@@ -177,6 +179,31 @@ export class SqliteStore implements StateStore {
 
 	private dequeueNow(namespace: string, queue: string, seqs: readonly number[]): void {
 		for (const seq of seqs) this.statements.dequeue.run(namespace, queue, seq);
+	}
+
+	private countNow(counters: WriteOptions['counters'], now: number): void {
+		if (!counters) return;
+		for (const hash of counters.hashes)
+			for (const [field, n] of Object.entries(hash.incr))
+				this.statements.count.run(counters.namespace, hash.key, field, n, hash.expiresAt, now);
+	}
+
+	async counters(namespace: string, prefix: string): Promise<CounterHash[]> {
+		const rows = await this.batch.read(
+			() =>
+				this.statements.counters.all(namespace, prefix, `${prefix}\uffff`, this.now()) as Array<{
+					key: string;
+					field: string;
+					value: number;
+				}>,
+		);
+		const byKey = new Map<string, Record<string, number>>();
+		for (const row of rows) {
+			let fields = byKey.get(row.key);
+			if (!fields) byKey.set(row.key, (fields = {}));
+			fields[row.field] = Number(row.value);
+		}
+		return [...byKey.entries()].map(([key, fields]) => ({ key, fields }));
 	}
 
 	async stalled(namespace: string, before: number, limit: number): Promise<string[]> {

@@ -29,6 +29,8 @@ import { KeyedQueue } from './keyed-queue';
 import { CarryOver, recordsNamespace } from './carry-over';
 import type { HandleResult, LatePolicy } from './results';
 import { Stepper } from './stepper';
+import { readAnalytics, type AnalyticsQuery, type AnalyticsReport } from './analytics';
+import { DEFAULT_DAYS_KEPT } from '../durability/counter-keys';
 
 export interface EngineOptions {
 	/** Compiled scenarios; conversations start in `entry` (default: the first). */
@@ -74,6 +76,11 @@ export interface EngineOptions {
 	retentionMs?: number;
 	/** How long an accepted message may wait before the scheduled run applies it (default 15 s). */
 	stalledAfterMs?: number;
+	/**
+	 * The analytics counters (analytics.ts), kept `daysKept` days (default 90); false: none are
+	 * written.
+	 */
+	analytics?: { daysKept?: number } | false;
 }
 
 export interface DueWork {
@@ -103,6 +110,7 @@ export class ScenarioEngine {
 	private readonly store: StateStore;
 	private readonly clock: EngineOptions['clock'];
 	private readonly inbox: string;
+	private readonly scope: string;
 	private readonly conversations: ConversationStore;
 	private readonly outbox: OutboxRunner;
 	private readonly dueRunner: DueRunner;
@@ -132,9 +140,14 @@ export class ScenarioEngine {
 			stalledAfterMs: options.stalledAfterMs ?? 15_000,
 		};
 		const leaseMs = options.leaseMs ?? 60_000;
+		this.scope = scope;
+		const analytics = options.analytics ?? {};
 		this.conversations = new ConversationStore(options.store, recordsNamespace(scope), {
 			retentionMs: options.retentionMs ?? 30 * DAY,
 			recheckMs: Math.min(leaseMs, 30_000),
+			...(analytics
+				? { counters: { scope, daysKept: analytics.daysKept ?? DEFAULT_DAYS_KEPT } }
+				: {}),
 		});
 		this.outbox = new OutboxRunner({
 			conversations: this.conversations,
@@ -169,6 +182,15 @@ export class ScenarioEngine {
 			arrivals: arrivalHistoryOf(this.inbox),
 			latePolicy: this.settings.latePolicy,
 		});
+	}
+
+	/** The funnel of this scope's conversations over a period (analytics.ts). */
+	async analytics(query: AnalyticsQuery): Promise<AnalyticsReport> {
+		const order = (id: string) => {
+			const compiled = this.scenarios.get(id);
+			return compiled && [...compiled.stateNames];
+		};
+		return await readAnalytics(this.store, { ...query, scope: this.scope, order });
 	}
 
 	/**
