@@ -9,6 +9,7 @@ import {
 	scopePrefix,
 	type CounterKey,
 } from '../durability/counter-keys';
+import { END_STATE } from '../machine/setup';
 
 /**
  * The funnel read from the analytics counters (durability/step-tally.ts): per scenario version,
@@ -191,7 +192,10 @@ function funnelOf(
 		medianToNextMs: median(waits),
 		edges: state.edges.sort((a, b) => b.count - a.count || cmp(a.to, b.to)),
 	}));
-	if (!order) funnel.sort((a, b) => b.entered - a.entered || cmp(a.state, b.state));
+	// Without the scenario at hand: the busiest first, the end last.
+	const last = (s: StateFunnel) => (s.state === END_STATE ? 1 : 0);
+	if (!order)
+		funnel.sort((a, b) => last(a) - last(b) || b.entered - a.entered || cmp(a.state, b.state));
 	return { states: funnel, summary: summaryOf(totals, funnel) };
 }
 
