@@ -1,12 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling: temporary files, never loaded by n8n */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
-import { admin, apiCredential, useEmulator } from '../helpers/emulator';
+import type { INode } from 'n8n-workflow';
+
+import { admin, apiCredential, sentTexts, useEmulator } from '../helpers/emulator';
 import { outputOf, runWorkflow } from '../helpers/n8n';
-import { itemsInto, scenarioNode } from '../helpers/workflows';
+import { chain, itemsInto, itemsNode, scenarioNode } from '../helpers/workflows';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-analytics-'));
 afterAll(async () => {
@@ -99,5 +101,45 @@ describe('Messaging Bot Scenario node: Get Analytics', () => {
 			messages: 7,
 			replies: { sent: 7, unknown: 0, failed: 0 },
 		});
+	});
+
+	it("the weekly-funnel example's nodes post the funnel to the team as one message", async () => {
+		const example = JSON.parse(
+			readFileSync(path.join(__dirname, '../../examples/workflows/weekly-funnel.json'), 'utf8'),
+		) as { nodes: INode[] };
+		const [, funnel, post] = example.nodes;
+		const options = { statePath: path.join(dir, 'weekly.sqlite') };
+		const scenario = String(funnel.parameters.scenario);
+		await runWorkflow(
+			itemsInto(
+				[message('cl_ada', 'hi', 1)],
+				scenarioNode({ operation: 'handleMessage', scenario, options }),
+			),
+			credentials(),
+		);
+		// Today's counts, where the example reads the seven days before today; the team is Grace.
+		const reading = { ...funnel.parameters, analyticsTo: '={{ $today.toISODate() }}', options };
+		const team = { __rl: true, mode: 'id', value: 'cl_grace' };
+		await runWorkflow(
+			chain([
+				itemsNode([{}]),
+				{
+					...funnel,
+					credentials: { messagingBotApi: { id: 'a', name: 'API' } },
+					parameters: reading,
+				},
+				{
+					...post,
+					credentials: { messagingBotApi: { id: 'a', name: 'API' } },
+					parameters: { ...post.parameters, clientId: team },
+				},
+			]),
+			credentials(),
+		);
+		const sent = await sentTexts(emulator(), 'cl_grace');
+		expect(sent).toHaveLength(1);
+		expect(sent[0]).toMatch(/^Last week's funnel \(\d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\)\n/);
+		expect(sent[0]).toContain('v2 welcome: 1 in, 1 stopped there');
+		expect(sent[0]).toContain('v2: 1 conversations, 0% completed, 0 handed to a person');
 	});
 });
