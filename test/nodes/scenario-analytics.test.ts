@@ -92,6 +92,22 @@ describe('Messaging Bot Scenario node: Get Analytics', () => {
 		});
 		expect(items[2]).toMatchObject({ entered: 1, dropOff: 1, now: 0 });
 		expect(items[3]).toMatchObject({ entered: 1, dropOff: 1, dropOffShare: 1, now: 1 });
+		const backwards = await runWorkflow(
+			itemsInto(
+				[{}],
+				scenarioNode({
+					operation: 'getAnalytics',
+					scenario: SHOP,
+					analyticsFrom: '2026-11-30T00:00:00',
+					analyticsTo: '2026-11-01T23:00:00+05:00',
+					options,
+				}),
+			),
+			credentials(),
+		);
+		expect(backwards.data.resultData.error?.message).toBe(
+			'From (2026-11-30) is after To (2026-11-01)',
+		);
 		expect(items[4]).toMatchObject({
 			conversations: 2,
 			completed: 1,

@@ -1,5 +1,5 @@
 import { trafficOf } from '../../runtime/scenarios';
-import { backends, Chat, MINUTE, scenario, START } from './harness';
+import { backends, Chat, compiled, MINUTE, scenario, START } from './harness';
 
 const FUNNEL = scenario(
 	{
@@ -119,6 +119,19 @@ describe.each(backends())('analytics counters: $name', (backend) => {
 		expect(() => chat.engine.analytics({ from: '2026-01-07', to: DAY })).rejects.toThrow(
 			'From (2026-01-07) is after To (2026-01-05)',
 		);
+	});
+
+	it('moves a conversation that goes on under a new version from one to the other, no edge', async () => {
+		const chat = new Chat([FUNNEL], { openStore: backend.open });
+		await chat.say('hi');
+		chat.engine = chat.newEngine([compiled({ ...FUNNEL, version: 2 })]);
+		expect(await chat.say('what')).toEqual(['Sorry?']);
+		const { versions } = await chat.engine.analytics({ from: DAY, to: DAY });
+		const menu = versions.map((v) => [v.version, v.states.find((s) => s.state === 'menu')]);
+		expect(menu).toEqual([
+			[1, expect.objectContaining({ entered: 1, dropOff: 0, edges: [], now: 0 })],
+			[2, expect.objectContaining({ entered: 1, dropOff: 1, edges: [], now: 1, fallbacks: 1 })],
+		]);
 	});
 
 	it('writes no counters when analytics are off', async () => {

@@ -38,18 +38,22 @@ export const getAnalytics: ScenarioOperation = {
 		},
 	],
 	async execute(engine) {
-		const param = (name: string) => String(this.getNodeParameter(name, 0, '') ?? '').trim();
-		const day = (value: string, label: string, fallback: number): number => {
-			if (value === '') return fallback;
+		const day = (name: string, label: string): string | undefined => {
+			const value = String(this.getNodeParameter(name, 0, '') ?? '').trim();
+			if (value === '') return undefined;
+			// The day picked, whatever the time and offset after it (n8n's dates carry both).
+			const picked = /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0];
 			const ms = Date.parse(value);
+			if (picked) return picked;
 			if (Number.isNaN(ms))
 				throw new NodeOperationError(this.getNode(), `${label} is not a date: "${value}"`);
-			return ms;
+			return new Date(ms).toISOString().slice(0, 10);
 		};
-		const to = day(param('analyticsTo'), 'To', Date.now());
-		const from = day(param('analyticsFrom'), 'From', to - 6 * DAY);
-		if (from > to + DAY - 1)
-			throw new NodeOperationError(this.getNode(), 'From is after To', {
+		const to = day('analyticsTo', 'To') ?? new Date().toISOString().slice(0, 10);
+		const from =
+			day('analyticsFrom', 'From') ?? new Date(Date.parse(to) - 6 * DAY).toISOString().slice(0, 10);
+		if (from > to)
+			throw new NodeOperationError(this.getNode(), `From (${from}) is after To (${to})`, {
 				description: 'Pick a From day on or before the To day.',
 			});
 		const perDay = this.getNodeParameter('analyticsPerDay', 0, false) as boolean;

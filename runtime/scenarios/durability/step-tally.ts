@@ -64,7 +64,8 @@ export function stepTally(
 	countEvents(add, before, after, facts, started);
 	if (before && from && prev !== undefined && wasLive && moved) {
 		add(from, field.of('left', prev));
-		if (!started) add(from, field.edge(prev, next));
+		// A new version of the same state is no transition.
+		if (!started && prev !== next) add(from, field.edge(prev, next));
 		if (before.enteredAt !== undefined)
 			add(from, field.wait(prev, waitBucket(now - before.enteredAt)));
 	}
