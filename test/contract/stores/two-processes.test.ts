@@ -95,6 +95,9 @@ describe.each([
 		);
 		const applied = Number((await store.read('counter', 'n'))?.value);
 		expect(applied).toBeGreaterThan(killed.before);
+		// Dead indeed: nothing moves any more.
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(Number((await store.read('counter', 'n'))?.value)).toBe(applied);
 		const [counted] = await store.counters('counted', 'day');
 		expect(counted.fields.steps).toBe(applied);
 	}, 60_000);
@@ -107,10 +110,15 @@ async function killMidBurst(
 	applied: () => Promise<number>,
 ): Promise<{ before: number }> {
 	const before = await applied();
+	// Node itself with tsx's loader (not tsx's CLI, which runs a second process): SIGKILL hits the worker.
 	const children = Array.from({ length: 2 }, (_, i) =>
-		spawn(tsx, [worker, kind, where, `${prefix}#k${i}`, '1000000'], {
-			stdio: ['pipe', 'pipe', 'inherit'],
-		}),
+		spawn(
+			process.execPath,
+			['--import', 'tsx', worker, kind, where, `${prefix}#k${i}`, '1000000'],
+			{
+				stdio: ['pipe', 'pipe', 'inherit'],
+			},
+		),
 	);
 	await Promise.all(
 		children.map(
