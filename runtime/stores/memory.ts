@@ -145,8 +145,8 @@ export class MemoryStore implements StateStore {
 		if (!found || found.expiresAt <= this.now())
 			this.counterHashes.set(id, (found = { fields: new Map(), expiresAt: hash.expiresAt }));
 		found.expiresAt = hash.expiresAt;
-		for (const [field, n] of Object.entries(hash.incr))
-			found.fields.set(field, (found.fields.get(field) ?? 0) + n);
+		const fields = found.fields;
+		for (const field in hash.incr) fields.set(field, (fields.get(field) ?? 0) + hash.incr[field]);
 	}
 
 	async counters(namespace: string, prefix: string): Promise<CounterHash[]> {

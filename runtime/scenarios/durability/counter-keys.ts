@@ -29,12 +29,34 @@ export function dayOf(ms: number): string {
 	return new Date(ms).toISOString().slice(0, 10);
 }
 
+/**
+ * Names are built on every step's write: each is made once and kept (a bounded cache, cleared
+ * when full), so counting costs the step a few map lookups.
+ */
+function cached<A extends string | number>(make: (...parts: A[]) => string) {
+	const known = new Map<string, string>();
+	return (...parts: A[]): string => {
+		const id = parts.join('\u0000');
+		let name = known.get(id);
+		if (name === undefined) {
+			if (known.size >= 10_000) known.clear();
+			name = make(...parts);
+			known.set(id, name);
+		}
+		return name;
+	};
+}
+
 export function scopePrefix(scope: string): string {
 	return `${enc(scope)}|`;
 }
 
+const keyOf = cached<string | number>(
+	(scope, id, version, day) => `${scopePrefix(String(scope))}${enc(String(id))}@${version}|${day}`,
+);
+
 export function counterKey(scope: string, scenario: ScenarioRef, day?: string): string {
-	return `${scopePrefix(scope)}${enc(scenario.id)}@${scenario.version}|${day ?? LIVE}`;
+	return keyOf(scope, scenario.id, scenario.version, day ?? LIVE);
 }
 
 export function parseCounterKey(key: string): CounterKey | undefined {
@@ -47,9 +69,9 @@ export function parseCounterKey(key: string): CounterKey | undefined {
 
 /** Counter field names: a counter, or a counter of one state or edge. */
 export const field = {
-	of: (name: string, state: string) => `${name}:${enc(state)}`,
-	edge: (from: string, to: string) => `edge:${enc(from)}>${enc(to)}`,
-	wait: (state: string, bucket: number) => `wait:${enc(state)}:${bucket}`,
+	of: cached<string>((name, state) => `${name}:${enc(state)}`),
+	edge: cached<string>((from, to) => `edge:${enc(from)}>${enc(to)}`),
+	wait: cached<string | number>((state, bucket) => `wait:${enc(String(state))}:${bucket}`),
 };
 
 /** A field taken apart: its counter name and the states it names. */
@@ -73,29 +95,37 @@ export function bucketLimitMs(bucket: number): number {
 	return Math.round(1000 * 2 ** (bucket / 2));
 }
 
-/** One increment of a step: to the day's hash, or (`live`) to the "in each state now" hash. */
-export interface Count {
+/** A step's counts per scenario version: to its day's hash, and to its "in each state now" hash. */
+export interface VersionCounts {
 	scenario: ScenarioRef;
-	field: string;
-	n: number;
-	live?: boolean;
+	day: Record<string, number>;
+	live: Record<string, number>;
 }
+
+let lastDay = { number: -1, day: '' };
 
 /** A step's counts as the store's increments, each hash kept `daysKept` days after its day. */
 export function increments(
 	scope: string,
-	counts: readonly Count[],
+	counts: readonly VersionCounts[],
 	now: number,
 	daysKept: number,
 ): CounterIncrements[] {
-	const day = dayOf(now);
-	const expiresAt = (Math.floor(now / DAY_MS) + 1 + daysKept) * DAY_MS;
-	const byKey = new Map<string, Record<string, number>>();
-	for (const count of counts) {
-		const key = counterKey(scope, count.scenario, count.live ? undefined : day);
-		let incr = byKey.get(key);
-		if (!incr) byKey.set(key, (incr = {}));
-		incr[count.field] = (incr[count.field] ?? 0) + count.n;
+	const dayNumber = Math.floor(now / DAY_MS);
+	if (dayNumber !== lastDay.number) lastDay = { number: dayNumber, day: dayOf(now) };
+	const expiresAt = (dayNumber + 1 + daysKept) * DAY_MS;
+	const hashes: CounterIncrements[] = [];
+	for (const { scenario, day, live } of counts) {
+		// eslint-disable-next-line no-unreachable-loop -- the first field says the hash has one
+		for (const _ in day) {
+			hashes.push({ key: counterKey(scope, scenario, lastDay.day), incr: day, expiresAt });
+			break;
+		}
+		// eslint-disable-next-line no-unreachable-loop -- as above
+		for (const _ in live) {
+			hashes.push({ key: counterKey(scope, scenario), incr: live, expiresAt });
+			break;
+		}
 	}
-	return [...byKey.entries()].map(([key, incr]) => ({ key, incr, expiresAt }));
+	return hashes;
 }

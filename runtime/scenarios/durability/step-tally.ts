@@ -1,5 +1,5 @@
 import type { StepNote } from '../machine/setup';
-import { field, waitBucket, type Count, type ScenarioRef } from './counter-keys';
+import { field, waitBucket, type ScenarioRef, type VersionCounts } from './counter-keys';
 import type { ConversationRecord, OutboxEntry } from './record';
 
 /**
@@ -44,10 +44,16 @@ export function stepTally(
 	before: ConversationRecord | undefined,
 	after: ConversationRecord,
 	now: number,
-): Count[] {
-	const counts: Count[] = [];
-	const add = (scenario: ScenarioRef, name: string, n = 1, live = false) =>
-		counts.push({ scenario: { ...scenario }, field: name, n, ...(live ? { live } : {}) });
+): VersionCounts[] {
+	const counts: VersionCounts[] = [];
+	const add = (scenario: ScenarioRef, name: string, n = 1, live = false) => {
+		let found = counts.find(
+			(c) => c.scenario.id === scenario.id && c.scenario.version === scenario.version,
+		);
+		if (!found) counts.push((found = { scenario, day: {}, live: {} }));
+		const hash = live ? found.live : found.day;
+		hash[name] = (hash[name] ?? 0) + n;
+	};
 	// Read once: a later write of the same record (its outbox drained) is not the step again.
 	const facts = factsOf.get(after);
 	factsOf.delete(after);
@@ -63,9 +69,9 @@ export function stepTally(
 	const wasLive = !!before && !before.ended;
 	countEvents(add, before, after, facts, started);
 	if (before && from && prev !== undefined && wasLive && moved) {
-		add(from, field.of('left', prev));
-		// A new version of the same state is no transition.
+		// A transition counts its edge; leaving otherwise (a restart, a new version) counts as left.
 		if (!started && prev !== next) add(from, field.edge(prev, next));
+		else add(from, field.of('left', prev));
 		if (before.enteredAt !== undefined)
 			add(from, field.wait(prev, waitBucket(now - before.enteredAt)));
 	}

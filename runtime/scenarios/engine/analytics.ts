@@ -225,7 +225,9 @@ function addField(
 		stateOf(states[0])[perState] += n;
 		if (perState !== 'entered' && perState !== 'left') totals[counter] = (totals[counter] ?? 0) + n;
 	} else if (counter === 'edge' && states.length === 2) {
+		// A transition out is a leaving too (the "left" counter holds the other ways out).
 		stateOf(states[0]).edges.push({ to: states[1], count: n });
+		stateOf(states[0]).left += n;
 		stateOf(states[1]);
 	} else if (counter === 'wait' && bucket !== undefined) {
 		const waits = stateOf(states[0]).waits;
