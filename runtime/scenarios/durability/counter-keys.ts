@@ -116,16 +116,10 @@ export function increments(
 	const expiresAt = (dayNumber + 1 + daysKept) * DAY_MS;
 	const hashes: CounterIncrements[] = [];
 	for (const { scenario, day, live } of counts) {
-		// eslint-disable-next-line no-unreachable-loop -- the first field says the hash has one
-		for (const _ in day) {
+		if (Object.keys(day).length > 0)
 			hashes.push({ key: counterKey(scope, scenario, lastDay.day), incr: day, expiresAt });
-			break;
-		}
-		// eslint-disable-next-line no-unreachable-loop -- as above
-		for (const _ in live) {
+		if (Object.keys(live).length > 0)
 			hashes.push({ key: counterKey(scope, scenario), incr: live, expiresAt });
-			break;
-		}
 	}
 	return hashes;
 }
