@@ -23,10 +23,14 @@ const COUNT = `
 			local now = tonumber(ARGV[3])
 			for i, h in ipairs(cjson.decode(ARGV[7])) do
 				local k = KEYS[c + i]
-				if tonumber(redis.call('ZSCORE', KEYS[c], h[3]) or '0') <= now then redis.call('DEL', k) end
+				local deadline = tonumber(redis.call('ZSCORE', KEYS[c], h[3]) or '0')
+				if deadline <= now then redis.call('DEL', k) end
 				for field, n in pairs(h[2]) do redis.call('HINCRBY', k, field, n) end
-				redis.call('PEXPIRE', k, math.max(1, h[1] - now) + 86400000)
-				redis.call('ZADD', KEYS[c], h[1], h[3])
+				-- A day's writes share one deadline: set with the first of them.
+				if deadline ~= h[1] then
+					redis.call('PEXPIRE', k, math.max(1, h[1] - now) + 86400000)
+					redis.call('ZADD', KEYS[c], h[1], h[3])
+				end
 			end
 		end`;
 
