@@ -56,6 +56,8 @@ export interface EngineOptions {
 	 * its effect waits for the request budget. Without it, leases are not renewed.
 	 */
 	wait?: CancellableWait;
+	/** The process's monotonic clock (ms), which fences leases; tests pass a fake one. */
+	monotonic?: () => number;
 	/** Attempts at an effect the service certainly refused, before it is marked failed. */
 	maxAttempts?: number;
 	/**
@@ -145,6 +147,7 @@ export class ScenarioEngine {
 			resume: (record, entry, now) => this.stepper.afterCall(record, entry, now),
 			maxAttempts: options.maxAttempts ?? 3,
 			wait: options.wait,
+			monotonic: options.monotonic,
 		});
 		const former = options.formerScope;
 		this.carryOver =
