@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: timers, never loaded by n8n */
 import { FencedError } from '../../../runtime/api/guard';
 import { clientFor } from '../../helpers/client';
 import { admin, useEmulator } from '../../helpers/emulator';
