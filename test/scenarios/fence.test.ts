@@ -1,60 +1,10 @@
 import { closeBudgets } from '../../runtime/api/budget';
 import { compileScenario, ScenarioEngine, type HandleResult } from '../../runtime/scenarios';
-import type { CancellableWait } from '../../runtime/scenarios/durability/lease-keeper';
 import type { StateStore } from '../../runtime/stores';
 import { clientFor } from '../helpers/client';
 import { admin, useEmulator } from '../helpers/emulator';
-import { settle } from '../helpers/manual-clock';
+import { ManualClock, settle } from '../helpers/manual-clock';
 import { backends, scenario, START } from './harness';
-
-/**
- * The process's clocks, frozen and woken at will: `advance` lets time pass with the timers firing
- * in order; `freeze` moves the clocks as a SIGSTOP does (nothing fires), `resume` fires whatever
- * fell due meanwhile, all at once. `wallJump` moves only the wall clock (the store's).
- */
-class ProcessClock {
-	wall = START;
-	mono = 1000;
-	private sleepers: Array<{ at: number; wake: () => void }> = [];
-	readonly now = () => this.wall;
-	readonly monotonic = () => this.mono;
-	readonly sleep = (ms: number, signal?: AbortSignal) =>
-		new Promise<void>((wake) => {
-			const sleeper = { at: this.wall + Math.max(0, ms), wake };
-			this.sleepers.push(sleeper);
-			signal?.addEventListener('abort', () => {
-				this.sleepers = this.sleepers.filter((s) => s !== sleeper);
-				wake();
-			});
-		});
-	readonly wait: CancellableWait = (ms, signal) => this.sleep(ms, signal);
-
-	async advance(ms: number): Promise<void> {
-		const target = this.wall + ms;
-		await settle();
-		for (;;) {
-			this.sleepers.sort((a, b) => a.at - b.at);
-			const next = this.sleepers[0];
-			if (!next || next.at > target) break;
-			this.sleepers.shift();
-			this.mono += Math.max(0, next.at - this.wall);
-			this.wall = Math.max(this.wall, next.at);
-			next.wake();
-			await settle();
-		}
-		this.mono += target - this.wall;
-		this.wall = target;
-	}
-
-	freeze(ms: number): void {
-		this.wall += ms;
-		this.mono += ms;
-	}
-
-	async resume(): Promise<void> {
-		await this.advance(0);
-	}
-}
 
 const MINUTE = 60_000;
 const says = () =>
@@ -69,14 +19,14 @@ const says = () =>
 
 describe.each(backends())('a worker that lost its lease sends nothing ($name store)', (backend) => {
 	const emulator = useEmulator();
-	let clock: ProcessClock;
+	let clock: ManualClock;
 	let store: StateStore;
 	let n = 0;
 
 	beforeEach(async () => {
 		await admin(emulator(), 'POST', '/reset');
-		clock = new ProcessClock();
-		store = backend.open(clock.now);
+		clock = new ManualClock(START);
+		store = backend.open(() => clock.now());
 	});
 
 	/** A worker whose key allows `limit` requests per `windowMs`, on a budget of its own (a process). */
@@ -92,7 +42,7 @@ describe.each(backends())('a worker that lost its lease sends nothing ($name sto
 			store: on,
 			api,
 			clock,
-			wait: clock.wait,
+			wait: (ms, signal) => clock.sleep(ms, signal),
 			monotonic: clock.monotonic,
 		});
 		return { api, engine };
@@ -124,7 +74,11 @@ describe.each(backends())('a worker that lost its lease sends nothing ($name sto
 
 	/** Another worker's Run Due Work: the lease ran out, it reads the history and sends. */
 	async function takeOver() {
-		const other = await worker(100, MINUTE, backend.reopen(clock.now));
+		const other = await worker(
+			100,
+			MINUTE,
+			backend.reopen(() => clock.now()),
+		);
 		const work = await other.engine.runDueWork();
 		expect(work.timers.flatMap((t) => t.actions.map((a) => [a.text, a.status]))).toEqual([
 			['Said two', 'done'],
@@ -139,7 +93,7 @@ describe.each(backends())('a worker that lost its lease sends nothing ($name sto
 		clock.freeze(2 * MINUTE);
 		const other = await takeOver();
 
-		await clock.resume();
+		await clock.advance(0);
 		const result = await handled;
 		// The woken worker's own clock told it the lease was gone: it wrote nothing more.
 		expect(
@@ -158,7 +112,7 @@ describe.each(backends())('a worker that lost its lease sends nothing ($name sto
 		// The slot frees only 10 minutes on: the reply would wait that long.
 		const { first, handled, done } = await replyWaiting(10 * MINUTE);
 		// The store's clock runs past the lease while this process's own clock says it holds it.
-		clock.wall += 2 * MINUTE;
+		clock.stepWall(2 * MINUTE);
 		const other = await takeOver();
 
 		// The keeper's next renewal (20 s on) finds the lease another worker's.
