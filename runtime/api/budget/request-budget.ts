@@ -65,6 +65,8 @@ export class RequestBudget {
 		waiters.splice(at, 1);
 		if (waiters.length === 0) lanes.delete(lane);
 		waiter.reject(why);
+		// Nobody left to wait for a slot: the loop need not sleep on.
+		if (this.waiting === 0) this.sleeping?.wake();
 	}
 
 	/** After a 429: every caller, waiting or to come, waits `ms` first. */
@@ -104,10 +106,13 @@ export class RequestBudget {
 	 * request is answered (its slot may be the one waited for).
 	 */
 	private async pause(ms: number, priority: Priority): Promise<void> {
+		// Woken early, the sleep is cancelled: no timer outlives the wait.
+		const woken = new AbortController();
 		await new Promise<void>((wake) => {
 			this.sleeping = { priority, wake };
-			void this.clock.sleep(ms).then(wake);
+			void this.clock.sleep(ms, woken.signal).then(wake, wake);
 		});
+		woken.abort();
 		this.sleeping = undefined;
 	}
 

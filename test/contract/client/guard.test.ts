@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: timers, never loaded by n8n */
+import { closeBudgets } from '../../../runtime/api/budget';
 import { FencedError } from '../../../runtime/api/guard';
 import { clientFor } from '../../helpers/client';
 import { admin, useEmulator } from '../../helpers/emulator';
@@ -15,6 +16,8 @@ describe('runtime client: a guarded request', () => {
 	const emulator = useEmulator();
 	beforeEach(async () => {
 		await admin(emulator(), 'POST', '/reset');
+		// Each test on a budget of its own: a 429's block stays with the budget.
+		await closeBudgets();
 	});
 
 	it('never leaves when its check refuses', async () => {
@@ -44,10 +47,10 @@ describe('runtime client: a guarded request', () => {
 	});
 
 	it('cuts a request in flight off when its signal fires', async () => {
+		// Never answered: only the signal ends it (the socket closes with the emulator).
 		await admin(emulator(), 'POST', '/faults', {
 			path: '/v1/bots/bot_shop/messages',
 			kind: 'hang',
-			delay_ms: 10_000,
 		});
 		const client = clientFor(emulator(), { maxRetries: 0 });
 		const lost = new AbortController();
@@ -56,6 +59,8 @@ describe('runtime client: a guarded request', () => {
 		setTimeout(() => lost.abort(new FencedError('lease lost')), 300);
 		await expect(sending).rejects.toThrow(FencedError);
 		expect(Date.now() - started).toBeLessThan(5_000);
+		// It had left: cut off in flight, not in the budget's queue.
+		expect(client.requestCount).toBe(1);
 		await client.close();
 	});
 });
