@@ -256,7 +256,7 @@ export class OutboxRunner {
 }
 
 const FENCED =
-	'This worker lost its lease on this action before performing it (it was paused, or cut off from the store, for longer than the lease); another worker performs it';
+	'This worker lost its lease on this action (it was paused, or cut off from the store, for longer than the lease) and left it to the worker that took it over';
 
 function nextToPerform(record: ConversationRecord): OutboxEntry | undefined {
 	for (const entry of record.outbox) {
