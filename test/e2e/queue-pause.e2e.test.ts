@@ -48,7 +48,7 @@ describe('queue mode: a worker paused past its lease sends no reply twice', () =
 					budgetScope: 'redis',
 					redisHost: '127.0.0.1',
 					redisPort: 6379,
-					redisDatabase: STATE_DBS.pause,
+					redisDatabase: STATE_DBS.pauseBudget,
 				},
 			},
 			SECRET,
