@@ -19,7 +19,7 @@ const PG = { host: '127.0.0.1', port: '5432', user: 'postgres' };
 /**
  * The Redis database each queue-mode test file keeps its state and shared budget in. Each file
  * empties its own at start; files run two at a time, so none may share one with another (nor
- * with any other test that uses a Redis database by number: 12 is the stats CLI test's).
+ * with any other test that uses a Redis database by number).
  */
 export const STATE_DBS = {
 	mode: 8,
