@@ -5,7 +5,10 @@ import { MessagingBotClient, type Priority } from '../runtime/api';
 import { createUndiciTransport } from '../runtime/api/undici-transport';
 import type { RunningEmulator } from '../test/emulator';
 
-export const clock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms) };
+export const clock = {
+	now: () => Date.now(),
+	sleep: (ms: number, signal?: AbortSignal) => sleep(ms, undefined, { signal }),
+};
 
 /** A client on a fresh API key, so one measurement never inherits another's window. */
 export async function benchClient(

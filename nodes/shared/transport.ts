@@ -28,6 +28,7 @@ export function n8nTransport(ctx: Context): Transport {
 				ignoreHttpStatusErrors: true,
 				json: false,
 				encoding: 'text',
+				...(req.signal ? { abortSignal: req.signal } : {}),
 			};
 			let response: {
 				statusCode: number;
@@ -58,7 +59,10 @@ export function n8nTransport(ctx: Context): Transport {
 	};
 }
 
-export const n8nClock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms) };
+export const n8nClock = {
+	now: () => Date.now(),
+	sleep: async (ms: number, signal?: AbortSignal) => await sleep(ms, signal),
+};
 
 type ApiCredential = {
 	baseUrl: string;

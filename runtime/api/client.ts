@@ -3,21 +3,11 @@ import type { z } from 'zod/v4';
 
 import { createdFrom, expectData, messageIdIn, returned } from './answers';
 import type { ClientOptions } from './client-options';
-import {
-	describeTransport,
-	interpret,
-	MessagingBotError,
-	NetworkError,
-	RateLimitedError,
-	RetryAfterTooLongError,
-	sendFailure,
-	ServerError,
-	unexpected,
-	type Answer,
-} from './errors';
-import { sharedBudget, type RequestBudget } from './budget';
+import { sendFailure, type Answer } from './errors';
+import { sharedBudget } from './budget';
+import type { RequestGuard } from './guard';
 import { paginate, type PageOptions, type PageReader } from './pagination';
-import { MAX_RETRY_AFTER_MS, retryAfter } from './retry-after';
+import { sendWithRetries, type Repeatable, type Sender } from './request';
 import {
 	botSchema,
 	check,
@@ -41,12 +31,9 @@ import {
 	type TagUpdate,
 	type UpdateTagsInput,
 } from './schemas';
-import { TransportError, type TransportRequest } from './transport';
+import type { TransportRequest } from './transport';
 
 export type { ClientOptions } from './client-options';
-
-/** Whether a request can be repeated after an ambiguous failure (5xx, timeout, reset). */
-type Repeatable = 'always' | 'only-if-not-processed';
 
 type Call = {
 	method: TransportRequest['method'];
@@ -56,6 +43,8 @@ type Call = {
 	repeatable: Repeatable;
 	/** Overrides the client's lane (a conversation's replies take turns with other conversations). */
 	lane?: string;
+	/** Stops the request from leaving once its caller lost the work it was for (guard.ts). */
+	guard?: RequestGuard;
 };
 
 /**
@@ -64,11 +53,8 @@ type Call = {
  */
 export class MessagingBotClient {
 	private readonly baseUrl: string;
-	private readonly budget: RequestBudget;
-	private readonly maxRetries: number;
-	private readonly backoffMs: number;
+	private readonly sender: Sender;
 	private readonly timeoutMs: number;
-	private readonly random: () => number;
 	/** Requests sent through this instance, retries included. */
 	requestCount = 0;
 
@@ -78,14 +64,18 @@ export class MessagingBotClient {
 		const budgetId = createHash('sha256')
 			.update(`${this.baseUrl}\n${options.apiKey}`)
 			.digest('hex');
-		this.budget = sharedBudget(budgetId, options.clock, {
-			...rate,
-			redis: options.sharedThrough,
-		});
-		this.maxRetries = options.maxRetries ?? 4;
-		this.backoffMs = options.backoffMs ?? 500;
+		this.sender = {
+			budget: sharedBudget(budgetId, options.clock, { ...rate, redis: options.sharedThrough }),
+			transport: options.transport,
+			clock: options.clock,
+			maxRetries: options.maxRetries ?? 4,
+			backoffMs: options.backoffMs ?? 500,
+			random: options.random ?? Math.random,
+			priority: options.priority ?? 'bulk',
+			lane: options.lane ?? '',
+			sent: () => this.requestCount++,
+		};
 		this.timeoutMs = options.timeoutMs ?? 30_000;
-		this.random = options.random ?? Math.random;
 	}
 
 	// ---- Bot API ----
@@ -102,9 +92,13 @@ export class MessagingBotClient {
 	/**
 	 * Sends a message in the name of the bot. Any 2xx means the service took it, whatever the body
 	 * (A12); it is never re-sent after an answer that leaves it unknown whether the service acted
-	 * (A17). The result is what was sent, then whatever came back.
+	 * (A17). The result is what was sent, then whatever came back. `guard`: see guard.ts.
 	 */
-	async sendMessage(botId: string, input: SendMessageInput): Promise<SentMessage> {
+	async sendMessage(
+		botId: string,
+		input: SendMessageInput,
+		guard?: RequestGuard,
+	): Promise<SentMessage> {
 		const id = check(schemas.botId, botId, 'bot_id');
 		const body = check(schemas.sendMessage, input);
 		const answer = await this.callWithStatus({
@@ -113,6 +107,7 @@ export class MessagingBotClient {
 			body,
 			repeatable: 'only-if-not-processed',
 			lane: this.options.priority === 'interactive' ? `${id}/${body.client_id}` : undefined,
+			guard,
 		}).catch((error: unknown) => {
 			throw sendFailure(error, id, body.client_id);
 		});
@@ -194,7 +189,11 @@ export class MessagingBotClient {
 	 * Adding a present tag or removing an absent one changes nothing, so this is safe to repeat.
 	 * The spec shows no response (A21): the id and the change asked for, then whatever came back.
 	 */
-	async updateTags(clientId: string, change: UpdateTagsInput): Promise<TagUpdate> {
+	async updateTags(
+		clientId: string,
+		change: UpdateTagsInput,
+		guard?: RequestGuard,
+	): Promise<TagUpdate> {
 		const id = check(schemas.clientId, clientId, 'client_id');
 		const body = check(schemas.updateTags, change);
 		const answer = await this.callWithStatus({
@@ -202,6 +201,7 @@ export class MessagingBotClient {
 			path: `/clients/${encodeURIComponent(id)}/tags`,
 			body,
 			repeatable: 'always',
+			guard,
 		});
 		return { id, tags_added: body.add ?? [], tags_removed: body.remove ?? [], ...returned(answer) };
 	}
@@ -211,19 +211,21 @@ export class MessagingBotClient {
 		return this.history(clientId)(limit, offset);
 	}
 
+	/** `guard`: each page's request is guarded (a history read that decides a send, guard.ts). */
 	iterateClientMessages(
 		clientId: string,
-		options: PageOptions = {},
+		options: PageOptions & { guard?: RequestGuard } = {},
 	): AsyncGenerator<HistoryMessage> {
-		return paginate('Client: Get Messages', this.history(clientId), options);
+		const { guard, ...pages } = options;
+		return paginate('Client: Get Messages', this.history(clientId, guard), pages);
 	}
 
 	// ---- plumbing ----
 
-	private history(clientId: string): PageReader<HistoryMessage> {
+	private history(clientId: string, guard?: RequestGuard): PageReader<HistoryMessage> {
 		const id = check(schemas.clientId, clientId, 'client_id');
 		const path = `/clients/${encodeURIComponent(id)}/messages`;
-		return this.pages(path, {}, messageSchema, 'message history');
+		return this.pages(path, {}, messageSchema, 'message history', guard);
 	}
 
 	/** Reads one page of a list endpoint. */
@@ -232,6 +234,7 @@ export class MessagingBotClient {
 		query: Record<string, string | undefined>,
 		itemSchema: S,
 		what: string,
+		guard?: RequestGuard,
 	): PageReader<z.output<S>> {
 		return async (limit, offset) => {
 			const answer = await this.callWithStatus({
@@ -239,6 +242,7 @@ export class MessagingBotClient {
 				path,
 				query: { ...query, limit, offset },
 				repeatable: 'always',
+				guard,
 			});
 			return expectData(answer, itemSchema.array(), what) as Array<z.output<S>>;
 		};
@@ -256,45 +260,7 @@ export class MessagingBotClient {
 			request.body = JSON.stringify(call.body);
 			request.headers['Content-Type'] = 'application/json';
 		}
-		let attempt = 0;
-		for (;;) {
-			attempt++;
-			const slot = await this.budget.acquire({
-				priority: this.options.priority ?? 'bulk',
-				lane: call.lane ?? this.options.lane ?? '',
-			});
-			this.requestCount++;
-			let error: MessagingBotError;
-			let retryAfterMs: number | undefined;
-			try {
-				const response = await this.options.transport.request(request).finally(() => slot.settle());
-				const outcome = interpret(response.status, response.body);
-				if (outcome.ok) return outcome.answer;
-				error = outcome.error;
-				retryAfterMs = retryAfter(response.headers['retry-after'], this.options.clock.now());
-			} catch (e) {
-				error =
-					e instanceof TransportError
-						? new NetworkError(describeTransport(e), e.kind, e.sent)
-						: unexpected(e);
-			}
-			error.attempts = attempt;
-			if (error instanceof RateLimitedError && (retryAfterMs ?? 0) > MAX_RETRY_AFTER_MS)
-				throw new RetryAfterTooLongError(error, retryAfterMs as number, MAX_RETRY_AFTER_MS);
-			const retriable =
-				error instanceof RateLimitedError ||
-				(error instanceof NetworkError && !error.mayHaveReachedService) ||
-				(call.repeatable === 'always' &&
-					(error instanceof ServerError || error instanceof NetworkError));
-			if (!retriable || attempt > this.maxRetries) {
-				if (attempt > 1) error.message += ` (gave up after ${attempt} attempts)`;
-				throw error;
-			}
-			const backoff = Math.min(30_000, this.backoffMs * 2 ** (attempt - 1)) * this.random();
-			const wait = Math.max(retryAfterMs ?? 0, backoff);
-			if (error instanceof RateLimitedError) await this.budget.block(wait);
-			await this.options.clock.sleep(wait);
-		}
+		return await sendWithRetries(this.sender, request, call, call.guard);
 	}
 
 	private url(path: string, query?: Record<string, string | number | undefined>): string {

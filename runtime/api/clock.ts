@@ -4,5 +4,6 @@
  */
 export interface Clock {
 	now(): number;
-	sleep(ms: number): Promise<void>;
+	/** `signal`: the sleep may end early (then resolve or reject) once it fires. */
+	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }

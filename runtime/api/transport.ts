@@ -9,6 +9,8 @@ export interface TransportRequest {
 	headers: Record<string, string>;
 	body?: string;
 	timeoutMs: number;
+	/** Cuts the request off (its caller lost the work it was for: guard.ts). */
+	signal?: AbortSignal;
 }
 
 export interface TransportResponse {

@@ -32,6 +32,7 @@ export function createUndiciTransport(options: {
 					dispatcher,
 					headersTimeout: req.timeoutMs,
 					bodyTimeout: req.timeoutMs,
+					...(req.signal ? { signal: req.signal } : {}),
 				});
 				return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
 			} catch (error) {

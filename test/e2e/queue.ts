@@ -18,9 +18,17 @@ import {
 const PG = { host: '127.0.0.1', port: '5432', user: 'postgres' };
 /**
  * The Redis database each queue-mode test file keeps its state and shared budget in. Each file
- * empties its own at start; files run two at a time, so none may share one with another.
+ * empties its own at start; files run two at a time, so none may share one with another (nor
+ * with any other test that uses a Redis database by number).
  */
-export const STATE_DBS = { mode: 8, kill: 9, budget: 10, bench: 11 } as const;
+export const STATE_DBS = {
+	mode: 8,
+	kill: 9,
+	budget: 10,
+	bench: 11,
+	pause: 13,
+	pauseBudget: 14,
+} as const;
 export const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
 
 export function psql(sql: string, database = 'postgres'): string {

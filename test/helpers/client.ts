@@ -5,7 +5,10 @@ import { MessagingBotClient, type ClientOptions } from '../../runtime/api';
 import { createUndiciTransport } from '../../runtime/api/undici-transport';
 import type { RunningEmulator } from '../emulator';
 
-export const realClock = { now: () => Date.now(), sleep: (ms: number) => sleep(ms) };
+export const realClock = {
+	now: () => Date.now(),
+	sleep: (ms: number, signal?: AbortSignal) => sleep(ms, undefined, { signal }),
+};
 
 /** A client for the emulator over real HTTP, with its own rate budget unless told otherwise. */
 export function clientFor(

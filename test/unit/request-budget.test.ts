@@ -138,4 +138,21 @@ describe('request budget', () => {
 		down = false;
 		await expect(budget.acquire(bulk())).resolves.toMatchObject({ waitedMs: 0 });
 	});
+
+	it('lets a caller whose signal fires leave the queue at once; its turn goes to the next', async () => {
+		const { clock, budget, served, ask } = budgetOf(1, 1_000);
+		void ask('first', reply('bot/ada'));
+		const lost = new AbortController();
+		const leaving = budget.acquire({ ...reply('bot/ada'), signal: lost.signal });
+		void ask('next', reply('bot/ada'));
+		await clock.advance(100);
+		lost.abort(new Error('lease lost'));
+		await expect(leaving).rejects.toThrow('lease lost');
+		expect(budget.waiting).toBe(1);
+		await clock.advance(2_000);
+		expect(served.map((s) => [s.who, s.at])).toEqual([
+			['first', 0],
+			['next', 1_010],
+		]);
+	});
 });

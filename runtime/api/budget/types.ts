@@ -12,6 +12,8 @@ export interface SlotRequest {
 	priority: Priority;
 	/** Requests of one lane are served in the order they asked. */
 	lane: string;
+	/** The caller gives up: it leaves the queue, and its promise rejects with the signal's reason. */
+	signal?: AbortSignal;
 }
 
 /** A slot taken (its id, to settle once the request is answered), or how long to wait first. */

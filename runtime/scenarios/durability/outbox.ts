@@ -10,6 +10,7 @@ import {
 } from './record';
 import { LOST_CALL, type WorkflowPort } from './workflow-call';
 import type { ConversationStore, Versioned } from './record-store';
+import { Fence } from './fence';
 import { LeaseKeeper, type CancellableWait } from './lease-keeper';
 import { performEffect, type Performed, type ScenarioApi } from './perform-effect';
 import { AGAIN, BOUNDS, retry } from './retry';
@@ -26,6 +27,8 @@ export interface OutboxOptions {
 	maxAttempts: number;
 	/** Real time for renewing a lease while its effect waits; without it leases are not renewed. */
 	wait?: CancellableWait;
+	/** The process's monotonic clock (ms) for the fences; tests pass a fake one. */
+	monotonic?: () => number;
 }
 
 /** What a drain did: the effects it performed or tried, and the conversation after them. */
@@ -49,6 +52,8 @@ interface DrainState {
 	/** The last effect is to be retried later: the ones after it wait. */
 	halted: boolean;
 	touched: Set<number>;
+	/** Effects this worker lost the lease on: another performs them; nothing more is written. */
+	fenced: Set<number>;
 }
 
 /**
@@ -100,6 +105,7 @@ export class OutboxRunner {
 			leased: held ? current.record.outbox.find((e) => e.lease?.owner === held) : undefined,
 			halted: false,
 			touched: new Set(),
+			fenced: new Set(),
 		};
 		await retry(
 			BOUNDS.rounds,
@@ -107,7 +113,9 @@ export class OutboxRunner {
 			() => undefined,
 		);
 		const record = current.record;
-		const actions = record.outbox.filter((e) => state.touched.has(e.id)).map(report);
+		const actions = record.outbox
+			.filter((e) => state.touched.has(e.id))
+			.map((e) => (state.fenced.has(e.id) ? { ...report(e), error: FENCED } : report(e)));
 		return { record, conversation: view(record), actions, problems: actions.filter(isProblem) };
 	}
 
@@ -125,6 +133,12 @@ export class OutboxRunner {
 		if (state.leased) {
 			touched.add(state.leased.id);
 			const performed = await this.performKept(key, current, state.leased, owner);
+			if (performed === 'fenced') {
+				// Another worker holds it now: this one writes nothing more to the record.
+				state.fenced.add(state.leased.id);
+				state.leased = undefined;
+				return;
+			}
 			state.outcome = { id: state.leased.id, patch: performed.patch };
 			state.halted = performed.halt;
 			state.leased = undefined;
@@ -175,20 +189,24 @@ export class OutboxRunner {
 		return AGAIN;
 	}
 
-	/** Performs one leased effect, its lease renewed while it waits (see `LeaseKeeper`). */
+	/**
+	 * Performs one leased effect behind its fence, its lease renewed while it waits (see
+	 * `LeaseKeeper`). 'fenced': the lease was lost (or may have been) before it was done.
+	 */
 	private async performKept(
 		key: string,
 		current: Versioned,
 		entry: OutboxEntry,
 		owner: string,
-	): Promise<Performed> {
-		const wait = this.options.wait;
+	): Promise<Performed | 'fenced'> {
+		const { wait, conversations, clock } = this.options;
 		const target = { key, id: entry.id, owner, leaseMs: this.options.leaseMs };
-		const keeper =
-			wait &&
-			new LeaseKeeper(this.options.conversations, this.options.clock, target, current, wait);
+		const until = entry.lease?.until ?? clock.now() + this.options.leaseMs;
+		const fence = new Fence(conversations, clock, target, until, this.options.monotonic);
+		const keeper = wait && new LeaseKeeper(conversations, clock, fence, current, wait);
 		try {
-			return await performEffect(this.options, current.record, entry);
+			const performed = await performEffect({ ...this.options, fence }, current.record, entry);
+			return performed.fenced || fence.lost ? 'fenced' : performed;
 		} finally {
 			await keeper?.stop();
 		}
@@ -248,6 +266,9 @@ export class OutboxRunner {
 		return changed;
 	}
 }
+
+const FENCED =
+	'This worker lost its lease on this action (it was paused, or cut off from the store, for longer than the lease) and left it to the worker that took it over';
 
 function nextToPerform(record: ConversationRecord): OutboxEntry | undefined {
 	for (const entry of record.outbox) {

@@ -1,4 +1,5 @@
 import { MessagingBotError, SendOutcomeUnknownError } from '../../api/errors';
+import { FencedError, type RequestGuard } from '../../api/guard';
 import { performCall, type WorkflowPort } from './workflow-call';
 import type { ConversationRecord, OutboxEntry } from './record';
 import type { CancellableWait } from './lease-keeper';
@@ -7,11 +8,17 @@ import type { ClientProfile } from '../format/templates';
 
 /** The part of the API client the engine uses; `MessagingBotClient` is one. */
 export interface ScenarioApi {
+	/** `guard`: asked right before the request leaves; its signal cancels the waits (guard.ts). */
 	sendMessage(
 		botId: string,
 		input: { client_id: string; text: string },
+		guard?: RequestGuard,
 	): Promise<{ message_id?: string }>;
-	updateTags(clientId: string, change: { add?: string[]; remove?: string[] }): Promise<unknown>;
+	updateTags(
+		clientId: string,
+		change: { add?: string[]; remove?: string[] },
+		guard?: RequestGuard,
+	): Promise<unknown>;
 	/** Read when a scenario quotes the client's profile or tests tags; without it, only the id is known. */
 	getClient?(clientId: string): Promise<Partial<ClientProfile> & { id: string }>;
 	/** The client's message history: settles a reply a dead worker left in doubt (`sent-check.ts`). */
@@ -23,10 +30,17 @@ export type EffectOptions = {
 	workflows?: WorkflowPort;
 	wait?: CancellableWait;
 	maxAttempts: number;
+	/** The effect's lease: no request leaves once it is lost (fence.ts). */
+	fence?: RequestGuard;
 };
 
-/** What became of an effect, for the record; `halt`: later effects wait (it is to be retried). */
-export type Performed = { patch: Partial<OutboxEntry>; halt: boolean };
+/**
+ * What became of an effect, for the record; `halt`: later effects wait (it is to be retried).
+ * `fenced`: its lease was lost before it was done; nothing of it is written.
+ */
+export type Performed = { patch: Partial<OutboxEntry>; halt: boolean; fenced?: true };
+
+const FENCED: Performed = { patch: {}, halt: true, fenced: true };
 
 const DONE = { status: 'done', error: undefined, check: undefined } as const;
 
@@ -37,29 +51,33 @@ export async function performEffect(
 	entry: OutboxEntry,
 ): Promise<Performed> {
 	const effect = entry.effect;
+	const fence = options.fence;
 	if (effect.kind === 'workflow') {
-		const result = await performCall(options.workflows, effect, options.wait);
-		return { patch: { ...DONE, result }, halt: false };
+		const result = await performCall(options.workflows, effect, options.wait, fence);
+		return result === 'fenced' ? FENCED : { patch: { ...DONE, result }, halt: false };
 	}
 	try {
 		if (effect.kind === 'tags') {
-			await options.api.updateTags(record.clientId, {
+			const change = {
 				...(effect.add.length ? { add: effect.add } : {}),
 				...(effect.remove.length ? { remove: effect.remove } : {}),
-			});
+			};
+			await options.api.updateTags(record.clientId, change, fence);
 			return { patch: DONE, halt: false };
 		}
 		const checked = entry.check && (await settleFromHistory(options, record, entry));
 		if (checked) return checked;
-		const sent = await options.api.sendMessage(record.botId, {
-			client_id: record.clientId,
-			text: effect.text,
-		});
+		const sent = await options.api.sendMessage(
+			record.botId,
+			{ client_id: record.clientId, text: effect.text },
+			fence,
+		);
 		return {
 			patch: { ...DONE, ...(sent.message_id ? { sentId: sent.message_id } : {}) },
 			halt: false,
 		};
 	} catch (error) {
+		if (error instanceof FencedError) return FENCED;
 		const message = error instanceof Error ? error.message : String(error);
 		// Sent or not, nobody knows: recorded as unknown, never sent again.
 		if (
@@ -93,13 +111,18 @@ async function settleFromHistory(
 	if (!read || !entry.check || entry.effect.kind !== 'reply') return unknown();
 	let found: SentCheck;
 	try {
-		found = await checkSent(read, {
-			botId: record.botId,
-			clientId: record.clientId,
-			text: entry.effect.text,
-			since: entry.check.since,
-		});
+		found = await checkSent(
+			read,
+			{
+				botId: record.botId,
+				clientId: record.clientId,
+				text: entry.effect.text,
+				since: entry.check.since,
+			},
+			options.fence,
+		);
 	} catch (error) {
+		if (error instanceof FencedError) return FENCED;
 		// Read again later, in order (a 429, the service down); never reported as certainly not sent.
 		const message = error instanceof Error ? error.message : String(error);
 		if (entry.attempts >= options.maxAttempts) return unknown(message);

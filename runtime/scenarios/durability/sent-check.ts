@@ -1,3 +1,5 @@
+import type { RequestGuard } from '../../api/guard';
+
 /**
  * Whether a reply in doubt reached the client, read from the client's message history: what lets
  * a reply whose worker died between sending and recording be settled instead of reported unknown.
@@ -14,10 +16,13 @@ export interface HistoryItem {
 	timestamp?: string;
 }
 
-/** Reads a client's history page after page, in the service's order (`MessagingBotClient` has one). */
+/**
+ * Reads a client's history page after page, in the service's order (`MessagingBotClient` has one).
+ * `guard`: a read that decides a send is fenced like the send (guard.ts).
+ */
 export type HistoryRead = (
 	clientId: string,
-	options?: { max?: number; pageSize?: number },
+	options?: { max?: number; pageSize?: number; guard?: RequestGuard },
 ) => AsyncIterable<HistoryItem>;
 
 export type SentCheck = { sent: true; sentId?: string } | { sent: false } | { unsure: string };
@@ -40,11 +45,13 @@ const CLOCK_SKEW_MS = 60_000;
 export async function checkSent(
 	read: HistoryRead,
 	reply: { botId: string; clientId: string; text: string; since: number },
+	guard?: RequestGuard,
 ): Promise<SentCheck> {
 	const from = reply.since - CLOCK_SKEW_MS;
 	let seen = 0;
 	let undated = false;
-	for await (const item of read(reply.clientId, { max: HISTORY_READ_MAX + 1 })) {
+	const max = HISTORY_READ_MAX + 1;
+	for await (const item of read(reply.clientId, guard ? { max, guard } : { max })) {
 		if (++seen > HISTORY_READ_MAX)
 			return { unsure: `the client's history is longer than ${HISTORY_READ_MAX} messages` };
 		if (item.text !== reply.text || item.direction === 'inbound') continue;

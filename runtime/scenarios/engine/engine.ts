@@ -106,6 +106,7 @@ export class ScenarioEngine {
 			resume: (record, entry, now) => this.stepper.afterCall(record, entry, now),
 			maxAttempts: options.maxAttempts ?? 3,
 			wait: options.wait,
+			monotonic: options.monotonic,
 		});
 		const former = options.formerScope;
 		this.carryOver =

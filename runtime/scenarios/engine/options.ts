@@ -34,6 +34,8 @@ export interface EngineOptions {
 	 * its effect waits for the request budget. Without it, leases are not renewed.
 	 */
 	wait?: CancellableWait;
+	/** The process's monotonic clock (ms), which fences leases; tests pass a fake one. */
+	monotonic?: () => number;
 	/** Attempts at an effect the service certainly refused, before it is marked failed. */
 	maxAttempts?: number;
 	/**

@@ -46,7 +46,10 @@ export async function chat(
 ): Promise<number> {
 	const clientId = flags.client ?? 'cl_local';
 	let offsetMs = 0;
-	const clock = { now: () => Date.now() + offsetMs, sleep: (ms: number) => sleep(ms) };
+	const clock = {
+		now: () => Date.now() + offsetMs,
+		sleep: (ms: number, signal?: AbortSignal) => sleep(ms, undefined, { signal }),
+	};
 	const connection = await connect(flags, clientId, clock, io);
 	if (!connection) return 2;
 	const { botId } = connection;

@@ -1,0 +1,67 @@
+import type { Clock } from './clock';
+
+/**
+ * What lets the caller of a request stop it from leaving: a worker performing a leased effect
+ * that lost its lease (another worker took it over) must send nothing. `check` runs right before
+ * the request leaves, after every wait (the request budget, a 429's Retry-After, a backoff);
+ * `signal` cuts those waits short, and the request itself, as soon as the lease is known lost.
+ */
+export interface RequestGuard {
+	signal?: AbortSignal;
+	/** Resolves when the request may leave; rejects (a `FencedError`) when it must not. */
+	check?: () => Promise<void>;
+}
+
+/**
+ * The request was not sent, or was cut off in flight, because its caller no longer holds the
+ * work it was for; whoever holds it now decides what to do.
+ */
+export class FencedError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = 'FencedError';
+	}
+}
+
+/** The guard's signal has fired: throws its reason (a `FencedError`). */
+export function throwIfFenced(guard: RequestGuard | undefined): void {
+	const signal = guard?.signal;
+	if (signal?.aborted) throw fencedBy(signal);
+}
+
+/** The error a fired signal stands for. */
+export function fencedBy(signal: AbortSignal): Error {
+	const reason: unknown = signal.reason;
+	return reason instanceof Error ? reason : new FencedError(String(reason));
+}
+
+/** Runs the guard's checks: its signal, then its own check. */
+export async function checkGuard(guard: RequestGuard | undefined): Promise<void> {
+	throwIfFenced(guard);
+	await guard?.check?.();
+	throwIfFenced(guard);
+}
+
+/**
+ * Sleeps on `clock`, or rejects as soon as `signal` fires. The clock is given the signal too, so
+ * n8n's sleep drops its timer; a clock that ignores it still lets the caller go at once.
+ */
+export async function sleepUnlessFenced(
+	clock: Pick<Clock, 'sleep'>,
+	ms: number,
+	signal: AbortSignal | undefined,
+): Promise<void> {
+	if (!signal) return await clock.sleep(ms);
+	if (signal.aborted) throw fencedBy(signal);
+	let onAbort = (): void => undefined;
+	const aborted = new Promise<never>((_, reject) => {
+		onAbort = () => reject(fencedBy(signal));
+		signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		await Promise.race([clock.sleep(ms, signal), aborted]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
+	throwIfFenced({ signal });
+}
