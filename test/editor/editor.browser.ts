@@ -237,6 +237,20 @@ describe('the nodes in n8n 2.41 editor', () => {
 		await closeNode(page);
 	});
 
+	it('Get Analytics: the funnel of the conversations the demo bot held, one item per state and a summary', async () => {
+		await openWorkflow(page, demo.n8n.url, TOUR_ID);
+		await openNode(page, 'Read the Funnel');
+		await executeStep(page);
+		// The Trigger test's message reached the published order-status bot, on the same store and
+		// scenario: at least that conversation is counted.
+		const shown = await outputJson(page, 30_000, '"summary"');
+		expect(shown).toMatch(/"kind":\s*"state"/);
+		expect(shown).toMatch(/"state":\s*"welcome"/);
+		expect(Number(/"conversations":\s*(\d+)/.exec(shown)?.[1] ?? 0)).toBeGreaterThanOrEqual(1);
+		await screenshot(page, 'scenario-analytics.png');
+		await closeNode(page);
+	});
+
 	it('the node picker names each operation as the panel does', async () => {
 		await openWorkflow(page, demo.n8n.url, TOUR_ID);
 		await page.getByTestId('node-creator-plus-button').click();

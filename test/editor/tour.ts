@@ -64,6 +64,10 @@ export function tourWorkflow(ownPort: number) {
 			node('Draw the Scenario', 'n8n-nodes-messaging-bot.messagingBotScenario', [520, 360], {
 				operation: 'getDiagram',
 			}),
+			// The funnel of the demo's order-status bot (same store, same scenario).
+			node('Read the Funnel', 'n8n-nodes-messaging-bot.messagingBotScenario', [520, 120], {
+				operation: 'getAnalytics',
+			}),
 			node(
 				'Client Writes',
 				'n8n-nodes-messaging-bot.messagingBotTrigger',
@@ -87,6 +91,7 @@ export function tourWorkflow(ownPort: number) {
 						{ node: 'Read Conversation', type: 'main', index: 0 },
 						{ node: 'Try a Scenario', type: 'main', index: 0 },
 						{ node: 'Draw the Scenario', type: 'main', index: 0 },
+						{ node: 'Read the Funnel', type: 'main', index: 0 },
 					],
 				],
 			},
