@@ -93,5 +93,14 @@ export interface StateStore {
 	/** Queues holding an entry appended at or before `before`, the oldest entry first. */
 	stalled(namespace: string, before: number, limit: number): Promise<string[]>;
 
+	/**
+	 * Notes `key` as active at `at` in `namespace`: a later time replaces an earlier one, never the
+	 * reverse. A note may be forgotten once `ttlMs` has passed since its time.
+	 */
+	noteActive(namespace: string, key: string, at: number, ttlMs: number): Promise<void>;
+
+	/** Keys noted active at or after `since`, the latest first. */
+	active(namespace: string, since: number, limit: number): Promise<string[]>;
+
 	close(): Promise<void>;
 }

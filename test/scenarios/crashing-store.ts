@@ -45,6 +45,12 @@ export class CrashingStore implements StateStore {
 	due(ns: string, now: number, limit: number) {
 		return this.inner.due(ns, now, limit);
 	}
+	noteActive(ns: string, key: string, at: number, ttl: number) {
+		return this.inner.noteActive(ns, key, at, ttl);
+	}
+	active(ns: string, since: number, limit: number) {
+		return this.inner.active(ns, since, limit);
+	}
 	close() {
 		return this.inner.close();
 	}

@@ -1,0 +1,204 @@
+import type { Clock } from '../../api/clock';
+import type { StateStore } from '../../stores/types';
+import { unfinished, type ConversationRecord, type HealingNote } from '../durability/record';
+import type { ConversationStore, Loaded } from '../durability/record-store';
+import type { ScenarioApi } from '../durability/perform-effect';
+import { AGAIN, BOUNDS, retry } from '../durability/retry';
+import type { HealingSession } from './healing-session';
+import { missingFrom, showsMessage, type InboundItem } from './healing';
+import { encodeInbound, inboxClaims, type MessageReceived } from './inbox';
+
+export interface HealerOptions {
+	store: StateStore;
+	/** The scope's inbox namespace, and where its conversations are noted active. */
+	inbox: string;
+	active: string;
+	conversations: ConversationStore;
+	api: ScenarioApi;
+	clock: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
+	session: HealingSession;
+	/** How recently a conversation must have been active to be reconciled (default 15 minutes). */
+	horizonMs: number;
+	dedupeTtlMs: number;
+}
+
+/** What one reconciliation did, for the output of the call that ran it. */
+export type HealReport = Omit<HealingNote, 'at'> & { conversation: string; off?: string };
+
+/** The most of a history read for one reconciliation: 10 requests of the service's largest page. */
+const HEAL_READ_MAX = 10_000;
+/** A history that does not yet show the message in hand is read again this often, at most. */
+const CATCH_UP_READS = 3;
+const CATCH_UP_MS = 1000;
+
+/**
+ * Heals conversations from the client's message history after a restart or a takeover: once per
+ * conversation and process, when the conversation was active within the horizon before this
+ * process began (or a worker's lease on it ran out), the history is read once and the client's
+ * messages it shows and the conversation never applied go into the inbox under the same claims
+ * as deliveries (a delivery of one later is a duplicate), to be applied in the client's order
+ * before anything newer. What the history cannot place is noted in the record and left to Late
+ * Messages.
+ */
+export class Healer {
+	private readonly reports = new Map<string, HealReport>();
+
+	constructor(private readonly o: HealerOptions) {}
+
+	get session(): HealingSession {
+		return this.o.session;
+	}
+
+	/** Without a history to read there is nothing to heal from: no notes, no reads. */
+	private get enabled(): boolean {
+		return this.o.api.iterateClientMessages !== undefined;
+	}
+
+	/** Notes the conversation active, at most every quarter of the horizon per process. */
+	async note(key: string): Promise<void> {
+		const { session, horizonMs } = this.o;
+		if (!this.enabled) return;
+		const now = this.o.clock.now();
+		if (now - (session.noted.get(key) ?? -Infinity) < horizonMs / 4) return;
+		session.noted.set(key, now);
+		session.prune(now - horizonMs / 4);
+		await this.o.store.noteActive(this.o.active, key, now, horizonMs);
+	}
+
+	/**
+	 * Reconciles the conversation if it needs it, given its record as just read. True when messages
+	 * were put in its inbox (read it again). A second caller in this process waits for the first.
+	 */
+	async check(key: string, loaded: Loaded, anchor?: MessageReceived): Promise<boolean> {
+		const { session } = this.o;
+		const running = session.running.get(key);
+		if (running) return await running;
+		const record = loaded.record;
+		if (!record || !this.enabled || session.off || !this.needs(key, record)) return false;
+		const run = this.reconcile(key, record, anchor).finally(() => session.running.delete(key));
+		session.running.set(key, run);
+		return await run;
+	}
+
+	/** Reads the record and reconciles it if it needs it (the scheduled run's way in). */
+	async ensure(key: string): Promise<boolean> {
+		if (!this.enabled || this.o.session.off) return false;
+		return await this.check(key, await this.o.conversations.read(key));
+	}
+
+	/** Conversations noted active within the horizon that this process has not reconciled. */
+	async recentlyActive(now: number, limit: number): Promise<string[]> {
+		if (!this.enabled || this.o.session.off) return [];
+		const keys = await this.o.store.active(this.o.active, now - this.o.horizonMs, limit);
+		return keys.filter((key) => !this.o.session.reconciled.has(key));
+	}
+
+	/** The report of a reconciliation this engine ran for the conversation, once. */
+	takeReport(key: string): HealReport | undefined {
+		const report = this.reports.get(key);
+		this.reports.delete(key);
+		return report;
+	}
+
+	/** Written before this process began, within the horizon; or a lease that ran out, once. */
+	private needs(key: string, record: ConversationRecord): boolean {
+		const { session, horizonMs, clock } = this.o;
+		const now = clock.now();
+		const expired = record.outbox.find(
+			(e) => unfinished(e) && e.lease !== undefined && e.lease.until <= now,
+		);
+		const takeover = expired && `${key}@${expired.lease?.until}`;
+		if (takeover && !session.takeovers.has(takeover)) {
+			session.takeovers.add(takeover);
+			return true;
+		}
+		return (
+			!session.reconciled.has(key) &&
+			record.updatedAt < session.startedAt &&
+			now - record.updatedAt <= horizonMs
+		);
+	}
+
+	private async reconcile(
+		key: string,
+		record: ConversationRecord,
+		anchor?: MessageReceived,
+	): Promise<boolean> {
+		const { session, store } = this.o;
+		session.reconciled.add(key);
+		const report: HealReport = { conversation: key, healed: [], unplaced: 0 };
+		this.reports.set(key, report);
+		let history: InboundItem[];
+		try {
+			history = await this.readHistory(record.clientId, anchor);
+		} catch (error) {
+			report.error = `the client's history could not be read: ${(error as Error).message}`;
+			await this.keep(key, report);
+			return false;
+		}
+		const missing = missingFrom(history, record);
+		if (missing.inbound === 0) {
+			session.off ??=
+				"healing from the history is off: the client's message history shows no messages from clients";
+			report.off = session.off;
+			return false;
+		}
+		for (const message of missing.messages) {
+			const seq = await store.enqueue(
+				this.o.inbox,
+				key,
+				inboxClaims(message.message_id),
+				encodeInbound(message),
+				this.o.dedupeTtlMs,
+			);
+			if (seq !== null) report.healed.push(message.message_id);
+		}
+		report.unplaced = missing.unplaced;
+		if (missing.unplaceable) report.error = missing.unplaceable;
+		if (report.healed.length > 0 || report.unplaced > 0 || report.error) await this.keep(key, report);
+		return report.healed.length > 0;
+	}
+
+	/**
+	 * The client's history, read once (bounded), or again while it does not yet show the message
+	 * in hand (a service that lists a message a moment after delivering it, A39).
+	 */
+	private async readHistory(clientId: string, anchor?: MessageReceived): Promise<InboundItem[]> {
+		const read = this.o.api.iterateClientMessages;
+		if (!read) throw new Error('this API client cannot read it');
+		for (let attempt = 1; ; attempt++) {
+			this.o.session.reads++;
+			const items: InboundItem[] = [];
+			for await (const item of read(clientId, { max: HEAL_READ_MAX + 1 })) {
+				if (items.push(item) > HEAL_READ_MAX)
+					throw new Error(`it is longer than ${HEAL_READ_MAX} messages`);
+			}
+			const caughtUp = !anchor || showsMessage(items, anchor);
+			if (caughtUp || attempt >= CATCH_UP_READS || !this.o.clock.sleep) return items;
+			await this.o.clock.sleep(CATCH_UP_MS);
+		}
+	}
+
+	/** Writes what the reconciliation did into the record, for Get Conversation. */
+	private async keep(key: string, report: HealReport): Promise<void> {
+		const { conversations, clock } = this.o;
+		const note: HealingNote = {
+			at: clock.now(),
+			healed: report.healed,
+			unplaced: report.unplaced,
+			...(report.error ? { error: report.error } : {}),
+		};
+		const round = async () => {
+			const loaded = await conversations.read(key);
+			if (!loaded.record) return undefined;
+			const written = await conversations.write(
+				key,
+				{ ...loaded.record, healing: note },
+				loaded.version,
+				clock.now(),
+			);
+			return written ? undefined : AGAIN;
+		};
+		await retry(BOUNDS.write, round, () => undefined);
+	}
+}
