@@ -3,6 +3,7 @@ import type { StateStore } from '../../stores/types';
 import { unfinished, type ConversationRecord, type HealingNote } from '../durability/record';
 import type { ConversationStore, Loaded } from '../durability/record-store';
 import type { ScenarioApi } from '../durability/perform-effect';
+import type { HistoryRead } from '../durability/sent-check';
 import { AGAIN, BOUNDS, retry } from '../durability/retry';
 import type { HealingSession } from './healing-session';
 import { missingFrom, showsMessage, type InboundItem } from './healing';
@@ -28,8 +29,14 @@ export type HealReport = Omit<HealingNote, 'at'> & { conversation: string; off?:
 /** The most of a history read for one reconciliation: 10 requests of the service's largest page. */
 const HEAL_READ_MAX = 10_000;
 /** A history that does not yet show the message in hand is read again this often, at most. */
-const CATCH_UP_READS = 3;
+const CATCH_UP_READS = 4;
 const CATCH_UP_MS = 1000;
+/**
+ * The scheduled run reconciles no conversation in the first seconds of a session: a service that
+ * lists a client's message a moment after it was written (A39) has listed what n8n answered
+ * while starting by then.
+ */
+const SWEEP_AFTER_START_MS = 5000;
 
 /**
  * Heals conversations from the client's message history after a restart or a takeover: once per
@@ -88,7 +95,8 @@ export class Healer {
 
 	/** Conversations noted active within the horizon that this process has not reconciled. */
 	async recentlyActive(now: number, limit: number): Promise<string[]> {
-		if (!this.enabled || this.o.session.off) return [];
+		const { session } = this.o;
+		if (!this.enabled || session.off || now - session.startedAt < SWEEP_AFTER_START_MS) return [];
 		const keys = await this.o.store.active(this.o.active, now - this.o.horizonMs, limit);
 		return keys.filter((key) => !this.o.session.reconciled.has(key));
 	}
@@ -164,8 +172,10 @@ export class Healer {
 	 * in hand (a service that lists a message a moment after delivering it, A39).
 	 */
 	private async readHistory(clientId: string, anchor?: MessageReceived): Promise<InboundItem[]> {
-		const read = this.o.api.iterateClientMessages;
-		if (!read) throw new Error('this API client cannot read it');
+		const { api } = this.o;
+		if (!api.iterateClientMessages) throw new Error('this API client cannot read it');
+		const read: HistoryRead = (id, options) =>
+			(api.iterateClientMessages as HistoryRead).call(api, id, options);
 		for (let attempt = 1; ; attempt++) {
 			this.o.session.reads++;
 			const items: InboundItem[] = [];
