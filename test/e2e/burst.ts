@@ -33,11 +33,16 @@ export const BURST_WORKFLOW_ID = 'mbKillBurst00001';
 export const BURST_SCOPE = conversationScope('steps');
 export const BURST_HOOK = 'messaging-bot-burst';
 
-/** Trigger → Scenario, and a Schedule Trigger every 5 s → Run Due Work. */
-export function burstWorkflow(nodeExtras: Record<string, unknown> = {}): Workflow {
+/**
+ * Trigger → Scenario, and a Schedule Trigger every 5 s → Run Due Work. Late Messages "apply"
+ * unless `options` say otherwise (`{}`: the node's defaults).
+ */
+export function burstWorkflow(
+	nodeExtras: Record<string, unknown> = {},
+	options: Record<string, unknown> = { latePolicy: 'apply' },
+): Workflow {
 	const scenario = stepsScenario();
 	const credentials = { messagingBotApi: { id: API_CREDENTIAL_ID, name: 'Messaging Bot API' } };
-	const options = { latePolicy: 'apply' };
 	const nodes = [
 		{
 			id: 'b0000000-0000-4000-8000-000000000001',
@@ -98,11 +103,14 @@ export function burstWorkflow(nodeExtras: Record<string, unknown> = {}): Workflo
  * seconds, not ten minutes), the retry schedule shortened (so a delivery failed by a kill comes
  * back within the test), and 50 clients. Returns the client ids.
  */
-export async function prepareBurstEmulator(emulator: RunningEmulator): Promise<string[]> {
+export async function prepareBurstEmulator(
+	emulator: RunningEmulator,
+	retryDelaysMs = [4000, 10_000, 20_000],
+): Promise<string[]> {
 	await admin(emulator, 'POST', '/config', {
 		rate_limit: 100,
 		rate_window_ms: 1000,
-		retry_delays_ms: [4000, 10_000, 20_000],
+		retry_delays_ms: retryDelaysMs,
 	});
 	const { body } = await admin<{ ids: string[] }>(emulator, 'POST', '/clients', { count: 45 });
 	return ['cl_ada', 'cl_grace', 'cl_alan', 'cl_katherine', 'cl_linus', ...body.data.ids];
@@ -331,9 +339,12 @@ export async function outcome(
 	clientIds: string[],
 	plan: BurstPlan,
 	stored: () => Promise<Stored> | Stored,
+	/** Judge every message the clients wrote, not only those the trigger acknowledged. */
+	everyWritten = false,
 ) {
 	const deadLetters = await settleDeliveries(emulator);
-	const { byTrigger: acked, byStartingN8n, answers } = await acknowledged(emulator);
+	const { byTrigger, byStartingN8n, answers } = await acknowledged(emulator);
+	const acked = everyWritten ? undefined : byTrigger;
 	// Settled: no reply still leased or pending in the store (a lease runs out after 60 s).
 	const judged = await until(
 		async () => {
@@ -349,40 +360,53 @@ export async function outcome(
 		({ v, unsettled }) => unsettled === 0 && v.missing.length <= v.unknown,
 		150_000,
 	);
+	const history = (
+		await admin<Array<{ method: string; path: string }>>(emulator, 'GET', '/requests')
+	).body.data;
 	const final = judged.v;
 	return {
 		final,
-		acked,
+		acked: byTrigger,
+		byStartingN8n,
 		summary: {
 			...final,
 			unsettledReplies: judged.unsettled,
 			missing: final.missing.slice(0, 10),
-			acknowledged: acked.size,
+			acknowledged: byTrigger.size,
 			answeredByStartingN8n: byStartingN8n.length,
 			deadLettersRedelivered: deadLetters,
 			answers,
+			historyReads: history.filter(
+				(r) => r.method === 'GET' && /^\/v1\/clients\/[^/]+\/messages$/.test(r.path),
+			).length,
 		},
 	};
 }
 
-/** What the store says: each conversation's step, and replies still leased or pending. */
-export type Stored = { steps: Map<string, number>; unsettled: number };
+/**
+ * What the store says: each conversation's step, replies still leased or pending, and the messages
+ * the last reconciliation of each conversation healed from the client's history.
+ */
+export type Stored = { steps: Map<string, number>; unsettled: number; healed?: number };
 
 /** Reads stored conversation records (JSON, keyed `bot_shop:<client>`). */
 export function storedFrom(records: Array<{ key: string; value: string }>): Stored {
 	const steps = new Map<string, number>();
 	let unsettled = 0;
+	let healed = 0;
 	for (const { key, value } of records) {
 		const record = JSON.parse(value) as {
 			snapshot: { value: string };
 			outbox: Array<{ status: string }>;
+			healing?: { healed: string[] };
 		};
+		healed += record.healing?.healed.length ?? 0;
 		steps.set(key.split(':').at(-1) as string, Number(record.snapshot.value.slice(1)));
 		unsettled += record.outbox.filter(
 			(e) => e.status === 'pending' || e.status === 'sending',
 		).length;
 	}
-	return { steps, unsettled };
+	return { steps, unsettled, healed };
 }
 
 /** The promises, checked: every acknowledged message applied once, in step, no reply twice. */
