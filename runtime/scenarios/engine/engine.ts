@@ -196,6 +196,7 @@ export class ScenarioEngine {
 			session: options.healing?.session ?? healingSessionOf(store, scope, clock.now()),
 			horizonMs: options.healing?.horizonMs ?? 15 * 60_000,
 			dedupeTtlMs: this.settings.dedupeTtlMs,
+			wait: options.wait,
 		});
 	}
 

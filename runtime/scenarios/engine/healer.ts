@@ -1,6 +1,7 @@
 import type { Clock } from '../../api/clock';
 import type { StateStore } from '../../stores/types';
 import { unfinished, type ConversationRecord, type HealingNote } from '../durability/record';
+import type { CancellableWait } from '../durability/lease-keeper';
 import type { ConversationStore, Loaded } from '../durability/record-store';
 import type { ScenarioApi } from '../durability/perform-effect';
 import type { HistoryRead } from '../durability/sent-check';
@@ -21,6 +22,8 @@ export interface HealerOptions {
 	/** How recently a conversation must have been active to be reconciled (default 15 minutes). */
 	horizonMs: number;
 	dedupeTtlMs: number;
+	/** A real-time wait: how a message is kept from waiting on a slow history for ever. */
+	wait?: CancellableWait;
 }
 
 /** What one reconciliation did, for the output of the call that ran it. */
@@ -37,6 +40,11 @@ const CATCH_UP_MS = 1000;
  * while starting by then.
  */
 const SWEEP_AFTER_START_MS = 5000;
+/**
+ * The longest a message waits for its conversation's reconciliation; past it, it is applied and
+ * what the reconciliation still heals comes after it (late, reported).
+ */
+const HEAL_WAIT_MS = 30_000;
 
 /**
  * Heals conversations from the client's message history after a restart or a takeover: once per
@@ -79,24 +87,53 @@ export class Healer {
 	async check(key: string, loaded: Loaded, anchor?: MessageReceived): Promise<boolean> {
 		const { session } = this.o;
 		const running = session.running.get(key);
-		if (running) return await running;
+		if (running) return await this.bounded(running);
 		const record = loaded.record;
 		if (!record || !this.enabled || session.off || !this.needs(key, record)) return false;
 		const run = this.reconcile(key, record, anchor).finally(() => session.running.delete(key));
 		session.running.set(key, run);
-		return await run;
+		return await this.bounded(run);
 	}
 
-	/** Reads the record and reconciles it if it needs it (the scheduled run's way in). */
+	/** The reconciliation's outcome, or false once HEAL_WAIT_MS has passed (it goes on). */
+	private async bounded(run: Promise<boolean>): Promise<boolean> {
+		const { wait } = this.o;
+		if (!wait) return await run;
+		const done = new AbortController();
+		const timeout = wait(HEAL_WAIT_MS, done.signal).then(
+			() => false,
+			() => false,
+		);
+		try {
+			return await Promise.race([run, timeout]);
+		} finally {
+			done.abort();
+		}
+	}
+
+	/**
+	 * Reads the record and reconciles it if it needs it (the scheduled run's way in). A conversation
+	 * this process has written since it began never needs it again: it is not looked at again.
+	 */
 	async ensure(key: string): Promise<boolean> {
-		if (!this.enabled || this.o.session.off) return false;
-		return await this.check(key, await this.o.conversations.read(key));
+		const { session } = this.o;
+		if (!this.enabled || session.off) return false;
+		const loaded = await this.o.conversations.read(key);
+		const healed = await this.check(key, loaded);
+		if (!loaded.record || loaded.record.updatedAt >= session.startedAt) session.reconciled.add(key);
+		return healed;
 	}
 
 	/** Conversations noted active within the horizon that this process has not reconciled. */
 	async recentlyActive(now: number, limit: number): Promise<string[]> {
-		const { session } = this.o;
-		if (!this.enabled || session.off || now - session.startedAt < SWEEP_AFTER_START_MS) return [];
+		const { session, horizonMs } = this.o;
+		const since = now - session.startedAt;
+		if (!this.enabled || session.off || since < SWEEP_AFTER_START_MS) return [];
+		// Past the horizon no record written before the start is recent enough: nothing left to heal.
+		if (since > horizonMs) {
+			session.reconciled.clear();
+			return [];
+		}
 		const keys = await this.o.store.active(this.o.active, now - this.o.horizonMs, limit);
 		return keys.filter((key) => !this.o.session.reconciled.has(key));
 	}
