@@ -200,7 +200,8 @@ export class Healer {
 		}
 		report.unplaced = missing.unplaced;
 		if (missing.unplaceable) report.error = missing.unplaceable;
-		if (report.healed.length > 0 || report.unplaced > 0 || report.error) await this.keep(key, report);
+		if (report.healed.length > 0 || report.unplaced > 0 || report.error)
+			await this.keep(key, report);
 		return report.healed.length > 0;
 	}
 

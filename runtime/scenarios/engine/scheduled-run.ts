@@ -49,7 +49,10 @@ export class ScheduledRun {
 	async run(now: number, limit: number, inTurn: InTurn, failures: DueWork['failures']) {
 		const { p } = this;
 		const before = now - p.stalledAfterMs;
-		const swept = (await p.carryOver?.sweep(now, before, limit, inTurn)) ?? { keys: [], carried: 0 };
+		const swept = (await p.carryOver?.sweep(now, before, limit, inTurn)) ?? {
+			keys: [],
+			carried: 0,
+		};
 		const reports: HealReport[] = [];
 		const healed = await this.heal(now, limit, inTurn, reports);
 		const stalled = [
