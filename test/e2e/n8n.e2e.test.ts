@@ -84,9 +84,7 @@ describe(`in a real n8n ${runtimeLabel(N8N_VERSION)}`, () => {
 
 	it('marketer: order.created → Trigger → Update Tags puts "customer" on that client', async () => {
 		expect(await tagsAfterOrder(emulator, 'cl_alan', 'ord_e2e_1')).toContain('customer');
-		expect(await settledExecutions(options.userFolder, orders.id)).toEqual([
-			expect.objectContaining({ status: 'success', mode: 'webhook' }),
-		]);
+		expect(await settledExecutions(options.userFolder, orders.id)).toEqual([expect.objectContaining({ status: 'success', mode: 'webhook' })]);
 	});
 
 	it('a forged signature gets 401 and no execution', async () => {

@@ -93,9 +93,7 @@ describe(`in a real n8n ${runtimeLabel(N8N_1_VERSION)}: the core cases`, () => {
 
 	it('marketer: order.created → Trigger → Update Tags puts "customer" on that client', async () => {
 		expect(await tagsAfterOrder(emulator, 'cl_alan', 'ord_n8n1_1')).toContain('customer');
-		expect(await settledExecutions(options.userFolder, orders.id)).toEqual([
-			expect.objectContaining({ status: 'success', mode: 'webhook' }),
-		]);
+		expect(await settledExecutions(options.userFolder, orders.id)).toEqual([expect.objectContaining({ status: 'success', mode: 'webhook' })]);
 	});
 
 	it('the same delivery sent again starts one execution', async () => {
