@@ -30,10 +30,16 @@ export class HealingSession {
 		return this.off;
 	}
 
-	/** Forgets notes older than `before` once many are kept: the note is written again then. */
+	private pruneAt = 10_000;
+
+	/**
+	 * Forgets notes older than `before` once many are kept (the note is written again then); the
+	 * next time only once twice as many are kept, so a large active set is not walked each time.
+	 */
 	prune(before: number): void {
-		if (this.noted.size < 10_000) return;
+		if (this.noted.size < this.pruneAt) return;
 		for (const [key, at] of this.noted) if (at < before) this.noted.delete(key);
+		this.pruneAt = Math.max(10_000, 2 * this.noted.size);
 	}
 }
 
