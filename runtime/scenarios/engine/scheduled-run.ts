@@ -82,16 +82,12 @@ export class ScheduledRun {
 		inTurn: InTurn,
 		reports: HealReport[] = [],
 	): Promise<TimerResult[]> {
-		const { dueRunner, healer, applier } = this.p;
 		const fired = await Promise.all(
 			keys.map((key) =>
 				inTurn(key, async () => {
 					// A worker's lease ran out: the client may have written what it never saw.
-					const healed = await healer.ensure(key);
-					const report = healer.takeReport(key);
-					if (report) reports.push(report);
-					if (healed) await applier.apply(key);
-					return await dueRunner.run(key, now);
+					await this.healOne(key, reports);
+					return await this.p.dueRunner.run(key, now);
 				}),
 			),
 		);
@@ -100,18 +96,19 @@ export class ScheduledRun {
 
 	/** Reconciles the conversations noted active within the horizon this process has not. */
 	private async heal(now: number, limit: number, inTurn: InTurn, reports: HealReport[]) {
-		const { healer, applier } = this.p;
-		const keys = await healer.recentlyActive(now, limit);
+		const keys = await this.p.healer.recentlyActive(now, limit);
 		const messages = await Promise.all(
-			keys.map((key) =>
-				inTurn(key, async () => {
-					const healed = await healer.ensure(key);
-					const report = healer.takeReport(key);
-					if (report) reports.push(report);
-					return healed ? await applier.apply(key) : [];
-				}),
-			),
+			keys.map((key) => inTurn(key, async () => await this.healOne(key, reports))),
 		);
 		return { keys, messages: messages.flatMap((m) => m ?? []) };
+	}
+
+	/** Reconciles one conversation if it needs it, then applies what it healed. */
+	private async healOne(key: string, reports: HealReport[]): Promise<HandleResult[]> {
+		const { healer, applier } = this.p;
+		const healed = await healer.ensure(key);
+		const report = healer.takeReport(key);
+		if (report) reports.push(report);
+		return healed ? await applier.apply(key) : [];
 	}
 }
