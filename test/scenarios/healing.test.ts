@@ -3,6 +3,7 @@ import { compileScenario, ScenarioEngine, type MessageReceived } from '../../run
 import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
 import { HealingSession } from '../../runtime/scenarios/engine/healing-session';
 import { MemoryStore, type StateStore } from '../../runtime/stores';
+import { CrashingStore } from './crashing-store';
 import { PROFILES } from '../emulator/profiles';
 import { stepsScenario } from '../e2e/burst';
 import { clientFor, realClock } from '../helpers/client';
@@ -139,6 +140,45 @@ describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (prof
 		expect(lost.map((m) => m.text)).toEqual(['a2', 'a3']);
 		expect(session.reconciled.has('bot_shop:cl_grace')).toBe(true);
 		expect(await historyReads()).toBe(1);
+	});
+
+	it('reconciles again when a worker died holding a lease (a takeover), then settles its reply', async () => {
+		// Worker B has run since before; worker A dies right after saving a step (its reply leased).
+		const workerB = new ScenarioEngine({
+			scenarios: [steps],
+			store,
+			api: client,
+			clock: realClock,
+			leaseMs: 100,
+			healing: { session: new HealingSession(Date.now() - 1000) },
+		});
+		const crashing = new CrashingStore(store);
+		const workerA = new ScenarioEngine({
+			scenarios: [steps],
+			store: crashing,
+			api: client,
+			clock: realClock,
+			leaseMs: 100,
+			healing: { session: new HealingSession(Date.now()) },
+		});
+		await workerA.handle(await write('a1'));
+		crashing.writes = 0;
+		crashing.crashAfterWrite = 1;
+		await expect(workerA.handle(await write('a2'))).rejects.toThrow('process crashed');
+		const lost = await write('a3');
+		await listed();
+		await new Promise((resolve) => setTimeout(resolve, 150));
+		const work = await workerB.runDueWork();
+		expect(work.healing).toEqual([
+			{ conversation: 'bot_shop:cl_grace', healed: [lost.message_id], unplaced: 0 },
+		]);
+		expect(await sentTexts(emulator(), 'cl_grace')).toEqual([
+			's0 got a1',
+			's1 got a2',
+			's2 got a3',
+		]);
+		// Once per lease that ran out.
+		expect((await workerB.runDueWork()).healing).toEqual([]);
 	});
 
 	it('says what the history could not give, in the result and in the conversation; Late Messages decides the rest', async () => {
