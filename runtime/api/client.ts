@@ -211,19 +211,20 @@ export class MessagingBotClient {
 		return this.history(clientId)(limit, offset);
 	}
 
+	/** `lane`: whose turn the reads take in the request budget (a conversation's, when healing it). */
 	iterateClientMessages(
 		clientId: string,
-		options: PageOptions = {},
+		options: PageOptions & { lane?: string } = {},
 	): AsyncGenerator<HistoryMessage> {
-		return paginate('Client: Get Messages', this.history(clientId), options);
+		return paginate('Client: Get Messages', this.history(clientId, options.lane), options);
 	}
 
 	// ---- plumbing ----
 
-	private history(clientId: string): PageReader<HistoryMessage> {
+	private history(clientId: string, lane?: string): PageReader<HistoryMessage> {
 		const id = check(schemas.clientId, clientId, 'client_id');
 		const path = `/clients/${encodeURIComponent(id)}/messages`;
-		return this.pages(path, {}, messageSchema, 'message history');
+		return this.pages(path, {}, messageSchema, 'message history', lane);
 	}
 
 	/** Reads one page of a list endpoint. */
@@ -232,6 +233,7 @@ export class MessagingBotClient {
 		query: Record<string, string | undefined>,
 		itemSchema: S,
 		what: string,
+		lane?: string,
 	): PageReader<z.output<S>> {
 		return async (limit, offset) => {
 			const answer = await this.callWithStatus({
@@ -239,6 +241,7 @@ export class MessagingBotClient {
 				path,
 				query: { ...query, limit, offset },
 				repeatable: 'always',
+				...(lane === undefined ? {} : { lane }),
 			});
 			return expectData(answer, itemSchema.array(), what) as Array<z.output<S>>;
 		};

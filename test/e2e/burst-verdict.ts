@@ -206,26 +206,37 @@ export async function outcome(
  * What the store says: each conversation's step, replies still leased or pending, and the messages
  * the last reconciliation of each conversation healed from the client's history.
  */
-export type Stored = { steps: Map<string, number>; unsettled: number; healed?: number };
+export type Stored = {
+	steps: Map<string, number>;
+	unsettled: number;
+	healed?: number;
+	/** Reconciliations whose last note says what the history could not give. */
+	healingProblems?: string[];
+};
 
 /** Reads stored conversation records (JSON, keyed `bot_shop:<client>`). */
 export function storedFrom(records: Array<{ key: string; value: string }>): Stored {
 	const steps = new Map<string, number>();
 	let unsettled = 0;
 	let healed = 0;
+	const healingProblems: string[] = [];
 	for (const { key, value } of records) {
 		const record = JSON.parse(value) as {
 			snapshot: { value: string };
 			outbox: Array<{ status: string }>;
-			healing?: { healed: string[] };
+			healing?: { healed: string[]; unplaced: number; error?: string };
 		};
 		healed += record.healing?.healed.length ?? 0;
+		if (record.healing?.error || record.healing?.unplaced)
+			healingProblems.push(
+				`${key}: ${record.healing.error ?? `${record.healing.unplaced} unplaced`}`,
+			);
 		steps.set(key.split(':').at(-1) as string, Number(record.snapshot.value.slice(1)));
 		unsettled += record.outbox.filter(
 			(e) => e.status === 'pending' || e.status === 'sending',
 		).length;
 	}
-	return { steps, unsettled, healed };
+	return { steps, unsettled, healed, healingProblems };
 }
 
 /** The promises, checked: every acknowledged message applied once, in step, no reply twice. */

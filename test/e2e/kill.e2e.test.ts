@@ -123,6 +123,7 @@ describe('every message a client wrote handled once, in order, through SIGKILLs'
 				copyAnswers: countBy(burst.copiesAnswered),
 				startingUpHealed,
 				healedByLastReconciliations: storedSteps(options).healed,
+				healingProblems: storedSteps(options).healingProblems?.slice(0, 5),
 				seconds: Math.round((Date.now() - started) / 1000),
 			})}\n`,
 		);
@@ -201,7 +202,7 @@ function explain(o: N8nOptions, messageIds: string[]): string {
 				const inbox = db
 					.prepare('SELECT COUNT(*) AS n FROM inbox WHERE ns = ? AND queue = ?')
 					.get(`inbox:${BURST_SCOPE}`, key) as { n: number };
-				return `${id}: now ${Date.now()} version ${row?.version} expires ${row?.expires} updatedAt ${String(record?.updatedAt)} queued ${JSON.stringify(queued)} inbox ${inbox.n}, state ${JSON.stringify((record?.snapshot as { value?: string })?.value)}, handled ${JSON.stringify(record?.handled)}, outbox ${JSON.stringify(record?.outbox)}`;
+				return `${id}: now ${Date.now()} version ${row?.version} expires ${row?.expires} updatedAt ${String(record?.updatedAt)} queued ${JSON.stringify(queued)} inbox ${inbox.n}, state ${JSON.stringify((record?.snapshot as { value?: string })?.value)}, handled ${JSON.stringify(record?.handled)}, outbox ${JSON.stringify(record?.outbox)}, lastInbound ${JSON.stringify(record?.lastInbound)}, healing ${JSON.stringify(record?.healing)}`;
 			})
 			.join('\n');
 	} finally {

@@ -44,7 +44,7 @@ const SWEEP_AFTER_START_MS = 5000;
  * The longest a message waits for its conversation's reconciliation; past it, it is applied and
  * what the reconciliation still heals comes after it (late, reported).
  */
-const HEAL_WAIT_MS = 30_000;
+const HEAL_WAIT_MS = 60_000;
 
 /**
  * Heals conversations from the client's message history after a restart or a takeover: once per
@@ -175,7 +175,7 @@ export class Healer {
 		this.reports.set(key, report);
 		let history: InboundItem[];
 		try {
-			history = await this.readHistory(record.clientId, anchor);
+			history = await this.readHistory(record, anchor);
 		} catch (error) {
 			report.error = `the client's history could not be read: ${(error as Error).message}`;
 			await this.keep(key, report);
@@ -209,15 +209,19 @@ export class Healer {
 	 * The client's history, read once (bounded), or again while it does not yet show the message
 	 * in hand (a service that lists a message a moment after delivering it, A39).
 	 */
-	private async readHistory(clientId: string, anchor?: MessageReceived): Promise<InboundItem[]> {
+	private async readHistory(
+		{ botId, clientId }: ConversationRecord,
+		anchor?: MessageReceived,
+	): Promise<InboundItem[]> {
 		const { api } = this.o;
 		if (!api.iterateClientMessages) throw new Error('this API client cannot read it');
-		const read: HistoryRead = (id, options) =>
-			(api.iterateClientMessages as HistoryRead).call(api, id, options);
+		// In the conversation's lane of the request budget, as its replies: read in its own turn.
+		const options = { max: HEAL_READ_MAX + 1, lane: `${botId}/${clientId}` };
+		const read = () => (api.iterateClientMessages as HistoryRead).call(api, clientId, options);
 		for (let attempt = 1; ; attempt++) {
 			this.o.session.reads++;
 			const items: InboundItem[] = [];
-			for await (const item of read(clientId, { max: HEAL_READ_MAX + 1 })) {
+			for await (const item of read()) {
 				if (items.push(item) > HEAL_READ_MAX)
 					throw new Error(`it is longer than ${HEAL_READ_MAX} messages`);
 			}
