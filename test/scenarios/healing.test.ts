@@ -111,6 +111,32 @@ describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (prof
 		expect(await historyReads()).toBe(1);
 	});
 
+	it('reconciles again on the first delivery what it reconciled before the process served webhooks', async () => {
+		const before = engineOf();
+		await before.handle(await write('a1'));
+		let skew = 0;
+		const clock = { now: () => Date.now() + skew, sleep: realClock.sleep };
+		const after = engineOf(clock);
+		// Scheduled work runs while n8n still answers deliveries 404: nothing to heal yet.
+		skew = 6000;
+		expect((await after.runDueWork()).healing).toEqual([
+			{ conversation: 'bot_shop:cl_grace', healed: [], unplaced: 0 },
+		]);
+		const lost = await write('a2'); // its delivery answered 404: webhooks not served yet
+		const next = await write('a3');
+		await listed();
+		const result = await after.handle(next);
+		expect(result.healing?.healed).toEqual([lost.message_id]);
+		expect(await sentTexts(emulator(), 'cl_grace')).toEqual([
+			's0 got a1',
+			's1 got a2',
+			's2 got a3',
+		]);
+		// Final from then on.
+		expect((await after.handle(await write('a4'))).healing).toBeUndefined();
+		expect(await historyReads()).toBe(2);
+	});
+
 	it('reads the history once for executions of one conversation running at once', async () => {
 		const before = engineOf();
 		await before.handle(await write('a1'));
@@ -241,7 +267,15 @@ describe('healing from a history that shows no client messages', () => {
 		});
 		const before = engine(new HealingSession(Date.now()));
 		for (const c of ['cl_ada', 'cl_grace']) await before.handle(event(c, 1));
-		const after = engine(new HealingSession(Date.now() + 1));
+		// A minute and more later: a history that lists no client message is not merely behind.
+		const later = { now: () => Date.now() + 61_000, sleep: realClock.sleep };
+		const after = new ScenarioEngine({
+			scenarios: [steps],
+			store,
+			api: outboundOnly,
+			clock: later,
+			healing: { session: new HealingSession(later.now()) },
+		});
 		const first = await after.handle(event('cl_ada', 3));
 		expect(first.notice).toMatch(/^healing from the history is off: /);
 		expect(first.healing?.off).toBe(first.notice);

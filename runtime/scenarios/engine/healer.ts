@@ -45,6 +45,8 @@ const SWEEP_AFTER_START_MS = 5000;
  * what the reconciliation still heals comes after it (late, reported).
  */
 const HEAL_WAIT_MS = 60_000;
+/** A history with no client messages turns healing off only for a conversation quiet this long. */
+const OFF_AFTER_MS = 60_000;
 
 /**
  * Heals conversations from the client's message history after a restart or a takeover: once per
@@ -69,11 +71,15 @@ export class Healer {
 		return this.o.api.iterateClientMessages !== undefined;
 	}
 
-	/** Notes the conversation active, at most every quarter of the horizon per process. */
+	/**
+	 * A delivery of the conversation is being handled: the process serves webhooks. Notes the
+	 * conversation active, at most every quarter of the horizon per process.
+	 */
 	async note(key: string): Promise<void> {
 		const { session, horizonMs } = this.o;
 		if (!this.enabled) return;
 		const now = this.o.clock.now();
+		session.firstDelivery ??= now;
 		if (now - (session.noted.get(key) ?? -Infinity) < horizonMs / 4) return;
 		session.noted.set(key, now);
 		session.prune(now - horizonMs / 4);
@@ -89,7 +95,8 @@ export class Healer {
 		const running = session.running.get(key);
 		if (running) return await this.bounded(running);
 		const record = loaded.record;
-		if (!record || !this.enabled || session.off || !this.needs(key, record)) return false;
+		const delivery = anchor !== undefined;
+		if (!record || !this.enabled || session.off || !this.needs(key, record, delivery)) return false;
 		const run = this.reconcile(key, record, anchor).finally(() => session.running.delete(key));
 		session.running.set(key, run);
 		return await this.bounded(run);
@@ -120,7 +127,9 @@ export class Healer {
 		if (!this.enabled || session.off) return false;
 		const loaded = await this.o.conversations.read(key);
 		const healed = await this.check(key, loaded);
-		if (!loaded.record || loaded.record.updatedAt >= session.startedAt) session.reconciled.add(key);
+		const record = loaded.record;
+		if (!session.reconciled.has(key) && (!record || record.updatedAt >= session.startedAt))
+			session.reconciled.set(key, this.o.clock.now());
 		return healed;
 	}
 
@@ -145,10 +154,16 @@ export class Healer {
 		return report;
 	}
 
-	/** Written before this process began, within the horizon; or a lease that ran out, once. */
-	private needs(key: string, record: ConversationRecord): boolean {
+	/**
+	 * Written before this process began, within the horizon; or reconciled only provisionally and
+	 * now delivered to; or a lease that ran out, once.
+	 */
+	private needs(key: string, record: ConversationRecord, delivery: boolean): boolean {
 		const { session, horizonMs, clock } = this.o;
 		const now = clock.now();
+		const reconciledAt = session.reconciled.get(key);
+		if (reconciledAt !== undefined && delivery && reconciledAt < (session.firstDelivery ?? 0))
+			return true;
 		const expired = record.outbox.find(
 			(e) => unfinished(e) && e.lease !== undefined && e.lease.until <= now,
 		);
@@ -158,7 +173,7 @@ export class Healer {
 			return true;
 		}
 		return (
-			!session.reconciled.has(key) &&
+			reconciledAt === undefined &&
 			record.updatedAt < session.startedAt &&
 			now - record.updatedAt <= horizonMs
 		);
@@ -169,8 +184,8 @@ export class Healer {
 		record: ConversationRecord,
 		anchor?: MessageReceived,
 	): Promise<boolean> {
-		const { session, store } = this.o;
-		session.reconciled.add(key);
+		const { session, store, clock } = this.o;
+		session.reconciled.set(key, clock.now());
 		const report: HealReport = { conversation: key, healed: [], unplaced: 0 };
 		this.reports.set(key, report);
 		let history: InboundItem[];
@@ -182,7 +197,8 @@ export class Healer {
 			return false;
 		}
 		const missing = missingFrom(history, record);
-		if (missing.inbound === 0) {
+		// No client message at all, not even those applied a while ago: the service does not list them.
+		if (missing.inbound === 0 && clock.now() - record.updatedAt > OFF_AFTER_MS) {
 			session.off ??=
 				"healing from the history is off: the client's message history shows no messages from clients";
 			report.off = session.off;

@@ -8,7 +8,14 @@ import type { StateStore } from '../../stores/types';
  * and scope, in the process's memory: a restart starts a new session, which is the point.
  */
 export class HealingSession {
-	readonly reconciled = new Set<string>();
+	/** Conversations reconciled, each with when (ms). */
+	readonly reconciled = new Map<string, number>();
+	/**
+	 * When this process first handled a delivery. n8n may run scheduled work before it serves
+	 * webhooks (a slow start answers them 404 or not at all): a reconciliation before then is
+	 * provisional, made again on the conversation's first delivery.
+	 */
+	firstDelivery?: number;
 	/** Expired leases already looked at: `key@until`. */
 	readonly takeovers = new Set<string>();
 	readonly running = new Map<string, Promise<boolean>>();
