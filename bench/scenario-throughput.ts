@@ -9,7 +9,6 @@ import { initialTransition, transition } from 'xstate';
 
 import {
 	compileScenario,
-	RecordingApi,
 	ScenarioEngine,
 	type MessageReceived,
 	type PersistedSnapshot,
@@ -18,6 +17,7 @@ import { MemoryStore, type StateStore } from '../runtime/stores';
 import { RedisStore } from '../runtime/stores/redis';
 import { SqliteStore } from '../runtime/stores/sqlite';
 import { countersOverhead, counterSize } from './counters-overhead';
+import { HistoryApi } from './history-api';
 import { percentile, table } from './lib';
 
 /**
@@ -60,7 +60,14 @@ const clients = Array.from({ length: CLIENTS }, (_, i) => ({
 	orders: [{ order_id: 'ord_1001', status: 'shipped' }],
 }));
 
-type Run = { ms: number; latencies: number[]; replies: number; commits?: number };
+type Run = {
+	ms: number;
+	latencies: number[];
+	replies: number;
+	commits?: number;
+	/** Reads of a client's history for healing: none without a restart. */
+	historyReads?: number;
+};
 
 /** The floor: what xstate alone costs per message with the snapshot stored as JSON. */
 function bareXstate(events: MessageReceived[]): Run {
@@ -93,7 +100,8 @@ async function throughEngine(
 	concurrency: number,
 	analytics = true,
 ): Promise<Run> {
-	const api = new RecordingApi(clients);
+	// With a history to heal from, as the node's API client has: what healing costs without a crash.
+	const api = new HistoryApi(clients);
 	const engine = new ScenarioEngine({
 		scenarios: [order],
 		store,
@@ -118,7 +126,7 @@ async function throughEngine(
 	const ms = performance.now() - started;
 	const commits =
 		commitsBefore === undefined ? undefined : (store as SqliteStore).commits - commitsBefore;
-	return { ms, latencies, replies: api.calls.length, commits };
+	return { ms, latencies, replies: api.calls.length, commits, historyReads: api.reads };
 }
 
 /** Runs with a fresh store from `open`, closed after. */
@@ -231,6 +239,8 @@ async function main(): Promise<void> {
 						'p99 ms': percentile(sorted, 99).toFixed(3),
 						'effects sent': run.replies.toLocaleString('en'),
 						'commits/message': run.commits === undefined ? '' : (run.commits / MESSAGES).toFixed(2),
+						'history reads/1,000':
+							run.historyReads === undefined ? '' : String((run.historyReads * 1000) / MESSAGES),
 					};
 				}),
 			),

@@ -211,21 +211,28 @@ export class MessagingBotClient {
 		return this.history(clientId)(limit, offset);
 	}
 
-	/** `guard`: each page's request is guarded (a history read that decides a send, guard.ts). */
+	/**
+	 * `guard`: each page's request is guarded (a history read that decides a send, guard.ts);
+	 * `lane`: whose turn the reads take in the request budget (a conversation's, when healing it).
+	 */
 	iterateClientMessages(
 		clientId: string,
-		options: PageOptions & { guard?: RequestGuard } = {},
+		options: PageOptions & { guard?: RequestGuard; lane?: string } = {},
 	): AsyncGenerator<HistoryMessage> {
-		const { guard, ...pages } = options;
-		return paginate('Client: Get Messages', this.history(clientId, guard), pages);
+		const { guard, lane, ...pages } = options;
+		return paginate('Client: Get Messages', this.history(clientId, guard, lane), pages);
 	}
 
 	// ---- plumbing ----
 
-	private history(clientId: string, guard?: RequestGuard): PageReader<HistoryMessage> {
+	private history(
+		clientId: string,
+		guard?: RequestGuard,
+		lane?: string,
+	): PageReader<HistoryMessage> {
 		const id = check(schemas.clientId, clientId, 'client_id');
 		const path = `/clients/${encodeURIComponent(id)}/messages`;
-		return this.pages(path, {}, messageSchema, 'message history', guard);
+		return this.pages(path, {}, messageSchema, 'message history', guard, lane);
 	}
 
 	/** Reads one page of a list endpoint. */
@@ -235,6 +242,7 @@ export class MessagingBotClient {
 		itemSchema: S,
 		what: string,
 		guard?: RequestGuard,
+		lane?: string,
 	): PageReader<z.output<S>> {
 		return async (limit, offset) => {
 			const answer = await this.callWithStatus({
@@ -243,6 +251,7 @@ export class MessagingBotClient {
 				query: { ...query, limit, offset },
 				repeatable: 'always',
 				guard,
+				...(lane === undefined ? {} : { lane }),
 			});
 			return expectData(answer, itemSchema.array(), what) as Array<z.output<S>>;
 		};

@@ -15,6 +15,7 @@ export class MemoryStore implements StateStore {
 	private records = new Map<string, Stored>();
 	private dueAt = new Map<string, Map<string, number>>();
 	private queues = new Map<string, Map<string, Array<QueuedEntry>>>();
+	private notes = new Map<string, Map<string, { at: number; expiresAt: number }>>();
 	private seq = 0;
 	private counterHashes = new Map<string, { fields: Map<string, number>; expiresAt: number }>();
 
@@ -158,6 +159,22 @@ export class MemoryStore implements StateStore {
 				fields: Object.fromEntries(hash.fields),
 			}))
 			.sort((a, b) => (a.key < b.key ? -1 : 1));
+	}
+
+	async noteActive(namespace: string, key: string, at: number, ttlMs: number): Promise<void> {
+		let notes = this.notes.get(namespace);
+		if (!notes) this.notes.set(namespace, (notes = new Map()));
+		const known = notes.get(key);
+		if (!known || known.at < at) notes.set(key, { at, expiresAt: at + ttlMs });
+	}
+
+	async active(namespace: string, since: number, limit: number): Promise<string[]> {
+		const now = this.now();
+		return [...(this.notes.get(namespace) ?? new Map<string, { at: number; expiresAt: number }>())]
+			.filter(([, note]) => note.at >= since && note.expiresAt > now)
+			.sort((a, b) => b[1].at - a[1].at || (a[0] < b[0] ? -1 : 1))
+			.slice(0, limit)
+			.map(([key]) => key);
 	}
 
 	async close(): Promise<void> {}

@@ -220,6 +220,26 @@ export class RedisStore implements StateStore {
 		});
 	}
 
+	async noteActive(namespace: string, key: string, at: number, ttlMs: number): Promise<void> {
+		const notes = this.key('active', namespace);
+		const ttl = Math.max(1, Math.ceil(ttlMs));
+		// GT: a later time replaces an earlier one only; notes past their time are trimmed as they go.
+		await this.run(() =>
+			this.redis
+				.multi()
+				.zadd(notes, 'GT', at, key)
+				.zremrangebyscore(notes, '-inf', `(${at - ttl}`)
+				.pexpire(notes, ttl)
+				.exec(),
+		);
+	}
+
+	async active(namespace: string, since: number, limit: number): Promise<string[]> {
+		return await this.run(() =>
+			this.redis.zrevrangebyscore(this.key('active', namespace), '+inf', since, 'LIMIT', 0, limit),
+		);
+	}
+
 	async close(): Promise<void> {
 		if (this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis.disconnect());
 	}

@@ -22,6 +22,8 @@ export const SCHEMA = `
 	CREATE TABLE IF NOT EXISTS inbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, ns TEXT NOT NULL, queue TEXT NOT NULL, value TEXT NOT NULL, at INTEGER NOT NULL);
 	CREATE INDEX IF NOT EXISTS inbox_by_queue ON inbox (ns, queue, seq);
 	CREATE TABLE IF NOT EXISTS counters (ns TEXT NOT NULL, key TEXT NOT NULL, field TEXT NOT NULL, value INTEGER NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (ns, key, field)) WITHOUT ROWID;
+	CREATE TABLE IF NOT EXISTS active (ns TEXT NOT NULL, key TEXT NOT NULL, at INTEGER NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
+	CREATE INDEX IF NOT EXISTS active_by_time ON active (ns, at);
 `;
 
 /**
@@ -84,6 +86,12 @@ export const STATEMENTS = {
 	counters: `SELECT key, field, value FROM counters WHERE ns = ? AND key >= ? AND key < ? AND expires > ?
 		ORDER BY key, field`,
 	sweepCounters: 'DELETE FROM counters WHERE expires <= ?',
+	noteActive: `INSERT INTO active (ns, key, at, expires) VALUES (?, ?, ?, ?)
+		ON CONFLICT (ns, key) DO UPDATE SET at = excluded.at, expires = excluded.expires
+		WHERE excluded.at > active.at`,
+	active: `SELECT key FROM active WHERE ns = ? AND at >= ? AND expires > ?
+		ORDER BY at DESC, key LIMIT ?`,
+	sweepActive: 'DELETE FROM active WHERE expires <= ?',
 	stalled: `SELECT queue, MIN(seq) AS first FROM inbox WHERE ns = ? GROUP BY queue
 		HAVING MIN(at) <= ? ORDER BY first LIMIT ?`,
 };

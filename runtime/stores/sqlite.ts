@@ -49,6 +49,7 @@ export class SqliteStore implements StateStore {
 		this.statements.sweepRecords.run(now);
 		this.statements.sweepDues.run();
 		this.statements.sweepCounters.run(now);
+		this.statements.sweepActive.run(now);
 	}
 
 	async claim(namespace: string, id: string, ttlMs: number): Promise<boolean> {
@@ -219,6 +220,18 @@ export class SqliteStore implements StateStore {
 			() => this.statements.stalled.all(namespace, before, limit) as Array<{ queue: string }>,
 		);
 		return rows.map((r) => r.queue);
+	}
+
+	async noteActive(namespace: string, key: string, at: number, ttlMs: number): Promise<void> {
+		await this.batch.write(() => this.statements.noteActive.run(namespace, key, at, at + ttlMs));
+	}
+
+	async active(namespace: string, since: number, limit: number): Promise<string[]> {
+		const rows = await this.batch.read(
+			() =>
+				this.statements.active.all(namespace, since, this.now(), limit) as Array<{ key: string }>,
+		);
+		return rows.map((r) => r.key);
 	}
 
 	async close(): Promise<void> {

@@ -116,5 +116,14 @@ export interface StateStore {
 	/** The live counter hashes of a namespace whose key starts with `prefix`, by key. */
 	counters(namespace: string, prefix: string): Promise<CounterHash[]>;
 
+	/**
+	 * Notes `key` as active at `at` in `namespace`: a later time replaces an earlier one, never the
+	 * reverse. A note may be forgotten once `ttlMs` has passed since its time.
+	 */
+	noteActive(namespace: string, key: string, at: number, ttlMs: number): Promise<void>;
+
+	/** Keys noted active at or after `since`, the latest first. */
+	active(namespace: string, since: number, limit: number): Promise<string[]>;
+
 	close(): Promise<void>;
 }

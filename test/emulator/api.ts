@@ -1,6 +1,6 @@
 import type { Core } from './core';
 import { errors, HttpError, jsonTooDeep, queryObject, tooDeep, tryJson, validate } from './http';
-import { answer } from './profiles';
+import { answer, listedHistory } from './profiles';
 import type { Router } from './router';
 import {
 	createClientBody,
@@ -191,7 +191,8 @@ export function registerApi(router: Router, core: Core): void {
 		const query = validate(pageQuery, queryObject(url), 'query');
 		const limit = query.limit ?? LIMITS.pageDefault;
 		const offset = query.offset ?? 0;
-		answer(core, res, 'history', state.historyOf(client.id).slice(offset, offset + limit));
+		const shown = listedHistory(core, state.historyOf(client.id));
+		answer(core, res, 'history', shown.slice(offset, offset + limit));
 	});
 }
 

@@ -51,6 +51,19 @@ export function answerError(core: Core, res: ServerResponse, error: HttpError, p
 	sendRaw(res, status, 'text/plain; charset=utf-8', message, headers);
 }
 
+/** How long the variant takes to list a client's message in the history (A39). */
+export const VARIANT_INBOUND_DELAY_MS = 1500;
+
+/**
+ * The history as listed (A39): a client's message as soon as it is written; the variant lists it
+ * only once VARIANT_INBOUND_DELAY_MS has passed, so it may be delivered before it is listed.
+ */
+export function listedHistory(core: Core, history: HistoryMessage[]): HistoryMessage[] {
+	if (core.profile !== 'variant') return history;
+	const latest = core.clock.now() - VARIANT_INBOUND_DELAY_MS;
+	return history.filter((m) => m.direction !== 'inbound' || Date.parse(m.timestamp) <= latest);
+}
+
 // ---- the variant's answers ----
 
 function variantAnswer(core: Core, res: ServerResponse, shape: Shape, data: unknown): void {

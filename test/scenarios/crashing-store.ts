@@ -48,6 +48,12 @@ export class CrashingStore implements StateStore {
 	counters(ns: string, prefix: string) {
 		return this.inner.counters(ns, prefix);
 	}
+	noteActive(ns: string, key: string, at: number, ttl: number) {
+		return this.inner.noteActive(ns, key, at, ttl);
+	}
+	active(ns: string, since: number, limit: number) {
+		return this.inner.active(ns, since, limit);
+	}
 	close() {
 		return this.inner.close();
 	}

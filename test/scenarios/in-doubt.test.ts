@@ -123,8 +123,10 @@ describe('a reply left in doubt by a dead process', () => {
 
 	it('waits, in order, while the history cannot be read, and decides once it can', async () => {
 		const chat = new Chat([echo()]);
-		await crashOnSecond(chat, withHistory(chat, 'dated', 1), { crashAfterWrite: 1 });
+		// The first read heals (the restart's reconciliation), the second checks the reply: both fail.
+		await crashOnSecond(chat, withHistory(chat, 'dated', 2), { crashAfterWrite: 1 });
 		await chat.say('one', 'cl_ada', 'm2');
+		expect(chat.last?.healing?.error).toMatch(/history could not be read: Internal server error/);
 		expect(statuses(chat)).toEqual([['You said one', 'pending']]);
 		expect(chat.api.replies()).toEqual(['Hello']);
 		chat.time += MINUTE;

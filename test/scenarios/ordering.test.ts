@@ -142,6 +142,7 @@ describe.each(backends())('conversation order and acceptance: $name', (backend) 
 			failures: [],
 			conversations: 0,
 			carriedOver: 0,
+			healing: [],
 		});
 		expect(said('cl_grace')).toHaveLength(2);
 	});

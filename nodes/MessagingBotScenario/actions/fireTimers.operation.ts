@@ -6,9 +6,11 @@ import type { ScenarioOperation } from './types';
 
 /**
  * The scheduled run ("Run Due Work"): applies the messages whose execution stopped before applying
- * them, finishes replies and tag changes a stopped worker left, and fires the silence timers that
- * are due. Run it from a Schedule Trigger; several runs at once are safe. One item per message
- * applied, timer fired or conversation resumed; a client handed to a person goes to "Needs a Human".
+ * them, after a restart applies what the client's history shows of conversations active shortly
+ * before that n8n never passed on, finishes replies and tag changes a stopped worker left, and fires
+ * the silence timers that are due. Run it from a Schedule Trigger; several runs at once are safe.
+ * One item per message applied, timer fired, conversation resumed or reconciled with the history;
+ * a client handed to a person goes to "Needs a Human".
  * It works on the conversations of its scenario (and Conversation Scope) in its storage, whichever
  * workflow handled them; the last item on "Handled" says how many it looked at.
  */
@@ -34,6 +36,10 @@ export const fireTimers: ScenarioOperation = {
 		for (const failure of failures) {
 			handled.push({ json: { status: 'error', ...failure }, pairedItem });
 		}
+		// What each reconciliation with a client's history healed, or could not.
+		for (const report of work.healing) {
+			handled.push({ json: { status: 'reconciled', ...report }, pairedItem });
+		}
 		handled.push({ json: summaryItem(this, engine, work), pairedItem });
 		return [handled, human];
 	},
@@ -53,6 +59,9 @@ function summaryItem(ctx: IExecuteFunctions, engine: ScenarioEngine, work: DueWo
 		resumed: count('resumed'),
 		failures: work.failures.length,
 		carried_over: work.carriedOver,
+		reconciled: work.healing.length,
+		healed: work.healing.reduce((n, r) => n + r.healed.length, 0),
+		...(work.notice ? { notice: work.notice } : {}),
 	};
 }
 

@@ -52,6 +52,22 @@ export interface ConversationRecord {
 	lastSentAt?: number;
 	/** When it entered its current state (the analytics' time to the next state). */
 	enteredAt?: number;
+	/** The client's latest-written message applied (its time when it had one): where healing reads on from. */
+	lastInbound?: { id: string; at?: number };
+	/** What the last reconciliation with the client's history did, when it did or left anything. */
+	healing?: HealingNote;
+}
+
+/** The outcome of reconciling a conversation with the client's history (engine/healer.ts). */
+export interface HealingNote {
+	/** When (ms). */
+	at: number;
+	/** Messages of the client the history showed and the conversation had not applied: put in its inbox. */
+	healed: string[];
+	/** The history's messages from the client it could not place (no id or no time): left to Late Messages. */
+	unplaced: number;
+	/** Why the history could not be read or used; what it would have healed is left to Late Messages. */
+	error?: string;
 }
 
 /**
@@ -109,6 +125,8 @@ export interface ConversationView {
 	ended: boolean;
 	timer: { dueAt: number; state: string } | null;
 	outbox: ActionReport[];
+	/** The last reconciliation with the client's history that healed or left something. */
+	healing?: HealingNote;
 }
 
 export function isProblem(report: ActionReport): boolean {
@@ -151,5 +169,6 @@ export function view(record: ConversationRecord): ConversationView {
 		ended: record.ended,
 		timer: record.timer,
 		outbox: record.outbox.map(report),
+		...(record.healing ? { healing: record.healing } : {}),
 	};
 }

@@ -13,7 +13,11 @@ import {
 import { ConversationStore } from '../durability/record-store';
 import { AGAIN, BOUNDS, keptChanging, retry } from '../durability/retry';
 import { DueRunner, type TimerResult } from './due';
+import { Healer } from './healer';
+import { healingSessionOf } from './healing-session';
+import { ScheduledRun, type DueWork } from './scheduled-run';
 import {
+	checkEvent,
 	encodeInbound,
 	inboxClaims,
 	inboxNamespace,
@@ -30,19 +34,7 @@ import { readAnalytics, type AnalyticsQuery, type AnalyticsReport } from './anal
 import { DEFAULT_DAYS_KEPT } from '../durability/counter-keys';
 
 export type { EngineOptions } from './options';
-
-export interface DueWork {
-	/** Accepted messages whose execution stopped before applying them. */
-	messages: HandleResult[];
-	/** Timers fired and effects resumed. */
-	timers: TimerResult[];
-	/** Conversations that could not be worked on this time (left for the next run). */
-	failures: Array<{ conversation: string; error: string }>;
-	/** Conversations the run looked at: with a message waiting, a timer or an effect due. */
-	conversations: number;
-	/** Conversations carried over from the former scope by this run. */
-	carriedOver: number;
-}
+export type { DueWork } from './scheduled-run';
 
 const DAY = 86_400_000;
 
@@ -65,6 +57,8 @@ export class ScenarioEngine {
 	private readonly applier: InboxApplier;
 	private readonly queue = new KeyedQueue();
 	private readonly carryOver: CarryOver | undefined;
+	private readonly healer: Healer;
+	private readonly scheduled: ScheduledRun;
 	private readonly settings: Required<
 		Pick<EngineOptions, 'dedupeTtlMs' | 'reorderWindowMs' | 'latePolicy' | 'stalledAfterMs'>
 	>;
@@ -118,6 +112,7 @@ export class ScenarioEngine {
 						dedupeTtlMs: this.settings.dedupeTtlMs,
 					});
 		this.dueRunner = new DueRunner(this.conversations, this.stepper, this.outbox);
+		this.healer = this.healerFor(options, scope);
 		this.applier = new InboxApplier(this.inbox, {
 			store: options.store,
 			conversations: this.conversations,
@@ -130,6 +125,33 @@ export class ScenarioEngine {
 			reorder: { mode: options.reorderMode ?? 'adaptive', windowMs: this.settings.reorderWindowMs },
 			arrivals: arrivalHistoryOf(this.inbox),
 			latePolicy: this.settings.latePolicy,
+			heal: async (key, loaded, anchor) => await this.healer.check(key, loaded, anchor),
+		});
+		this.scheduled = new ScheduledRun({
+			store: options.store,
+			inbox: this.inbox,
+			conversations: this.conversations,
+			applier: this.applier,
+			dueRunner: this.dueRunner,
+			healer: this.healer,
+			carryOver: this.carryOver,
+			stalledAfterMs: this.settings.stalledAfterMs,
+		});
+	}
+
+	private healerFor(options: EngineOptions, scope: string): Healer {
+		const { store, api, clock } = options;
+		return new Healer({
+			store,
+			inbox: this.inbox,
+			active: `active:${scope}`,
+			conversations: this.conversations,
+			api,
+			clock,
+			session: options.healing?.session ?? healingSessionOf(store, scope, clock.now()),
+			horizonMs: options.healing?.horizonMs ?? 15 * 60_000,
+			dedupeTtlMs: this.settings.dedupeTtlMs,
+			wait: options.wait,
 		});
 	}
 
@@ -157,14 +179,24 @@ export class ScenarioEngine {
 			encodeInbound(message),
 			this.settings.dedupeTtlMs,
 		);
-		appended.catch(() => undefined); // awaited in turn below: a failure is not unhandled
+		const noted = this.healer.note(key);
+		// Awaited in turn below: a failure is not unhandled.
+		appended.catch(() => undefined);
+		noted.catch(() => undefined);
 		return this.queue.run(key, async () => {
-			await appended;
+			await Promise.all([appended, noted]);
 			const applied = await this.applier.apply(key, message.message_id);
 			const own = applied.find((r) => r.messageId === message.message_id);
 			const others = applied.filter((r) => r !== own);
-			const result = own ?? (await this.duplicate(key, message.message_id));
-			return others.length > 0 ? { ...result, alsoApplied: others } : result;
+			const result = own ?? (await this.applier.duplicate(key, message.message_id));
+			const healing = this.healer.takeReport(key);
+			const notice = this.healer.session.takeOffNotice();
+			return {
+				...result,
+				...(others.length > 0 ? { alsoApplied: others } : {}),
+				...(healing ? { healing } : {}),
+				...(notice ? { notice } : {}),
+			};
 		});
 	}
 
@@ -174,42 +206,13 @@ export class ScenarioEngine {
 	 */
 	async runDueWork(now = this.clock.now(), limit = 500): Promise<DueWork> {
 		const failures: DueWork['failures'] = [];
-		const guarded = this.guarded(failures);
-		const before = now - this.settings.stalledAfterMs;
-		// What older versions left under the former scope comes over first, then is worked on here.
-		const swept = (await this.carryOver?.sweep(now, before, limit, guarded)) ?? {
-			keys: [],
-			carried: 0,
-		};
-		const stalled = [
-			...new Set([...swept.keys, ...(await this.store.stalled(this.inbox, before, limit))]),
-		];
-		const messages = (
-			await Promise.all(stalled.map((key) => guarded(key, () => this.applier.apply(key))))
-		).flatMap((r) => r ?? []);
-		const due = await this.conversations.due(now, limit);
-		return {
-			messages,
-			timers: await this.dueTimers(due, now, guarded),
-			failures,
-			conversations: new Set([...stalled, ...due]).size,
-			carriedOver: swept.carried,
-		};
+		return await this.scheduled.run(now, limit, this.guarded(failures), failures);
 	}
 
 	/** Fires the silence timers due at `now` and resumes effects a stopped worker left. */
 	async fireDueTimers(now = this.clock.now(), limit = 500): Promise<TimerResult[]> {
-		return await this.dueTimers(await this.conversations.due(now, limit), now, this.guarded([]));
-	}
-
-	private async dueTimers(
-		keys: string[],
-		now: number,
-		guarded: ReturnType<ScenarioEngine['guarded']>,
-	): Promise<TimerResult[]> {
-		return (
-			await Promise.all(keys.map((key) => guarded(key, () => this.dueRunner.run(key, now))))
-		).filter((r): r is TimerResult => r !== undefined);
+		const due = await this.conversations.due(now, limit);
+		return await this.scheduled.timers(due, now, this.guarded([]));
 	}
 
 	/** Runs one conversation's work in turn; a failure (its store write, say) is recorded, never
@@ -256,28 +259,4 @@ export class ScenarioEngine {
 		const { record } = await this.conversations.read(conversationKey(botId, clientId));
 		return record && view(record);
 	}
-
-	private async duplicate(key: string, messageId: string): Promise<HandleResult> {
-		const loaded = await this.conversations.read(key);
-		const drained = loaded.record
-			? await this.outbox.drain(key, { record: loaded.record, version: loaded.version })
-			: undefined;
-		return {
-			status: 'duplicate',
-			late: false,
-			messageId,
-			conversation: drained?.conversation,
-			actions: drained?.actions ?? [],
-			problems: drained?.problems ?? [],
-			handoff: false,
-		};
-	}
-}
-
-function checkEvent(event: MessageReceived): MessageReceived {
-	for (const field of ['message_id', 'client_id', 'bot_id'] as const) {
-		if (typeof event?.[field] !== 'string' || event[field] === '')
-			throw new TypeError(`A message.received event needs a non-empty ${field}`);
-	}
-	return { ...event, text: typeof event.text === 'string' ? event.text : '' };
 }

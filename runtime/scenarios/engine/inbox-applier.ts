@@ -1,12 +1,12 @@
 import type { Clock } from '../../api/clock';
 import type { StateStore, WriteOptions } from '../../stores/types';
 import { HANDLED_LIMIT, view, type ConversationRecord } from '../durability/record';
-import type { ConversationStore, Versioned } from '../durability/record-store';
+import type { ConversationStore, Loaded, Versioned } from '../durability/record-store';
 import type { OutboxRunner } from '../durability/outbox';
 import type { ScenarioApi } from '../durability/perform-effect';
 import { AGAIN, BOUNDS, retry } from '../durability/retry';
 import { noteStep, stepFacts } from '../durability/step-tally';
-import { decodeInbound, nextInOrder, type Inbound } from './inbox';
+import { decodeInbound, nextInOrder, type Inbound, type MessageReceived } from './inbox';
 import { holdMs, type ArrivalHistory, type ReorderSettings } from './release-policy';
 import type { HandleResult, LatePolicy } from './results';
 import type { Stepper } from './stepper';
@@ -27,6 +27,11 @@ export interface InboxApplierOptions {
 	/** The recent arrivals of this inbox. */
 	arrivals: ArrivalHistory;
 	latePolicy: LatePolicy;
+	/**
+	 * Looks at the conversation as read before its next message is applied: true when it put
+	 * messages from the client's history in the inbox (engine/healer.ts), which is then read again.
+	 */
+	heal?: (key: string, loaded: Loaded, anchor?: MessageReceived) => Promise<boolean>;
 }
 
 /**
@@ -66,6 +71,9 @@ export class InboxApplier {
 		// Messages carried from a former scope came in after the queue was read: read it again.
 		if (loaded.moved) return AGAIN;
 		const entries = queued.map(decodeInbound);
+		// Messages healed from the client's history too (before anything newer is applied).
+		const anchor = entries.find((e) => e.message.message_id === until)?.message;
+		if (this.options.heal && (await this.options.heal(key, loaded, anchor))) return AGAIN;
 		const handled = new Set(loaded.record?.handled ?? []);
 		const done = entries.filter((e) => handled.has(e.message.message_id));
 		// Applied, but the process stopped before taking it out of the inbox.
@@ -112,6 +120,12 @@ export class InboxApplier {
 		if (late) noteStep(stepped.record, { event: 'message', ...stepFacts(stepped.record), late });
 		const lastSentAt = Math.max(record?.lastSentAt ?? -Infinity, sentAt ?? -Infinity);
 		if (Number.isFinite(lastSentAt)) stepped.record.lastSentAt = lastSentAt;
+		// The client's latest-written message applied: where a reconciliation reads the history on from.
+		if (!late)
+			stepped.record.lastInbound = {
+				id: message.message_id,
+				...(sentAt === undefined ? {} : { at: sentAt }),
+			};
 		// One write saves the step, takes the message out of the inbox and leases the first effect.
 		const done = await this.options.outbox.commit(key, loaded, stepped.record, now, taken);
 		if (!done) return undefined;
@@ -119,10 +133,29 @@ export class InboxApplier {
 			...stepped.outcome,
 			status: late ? 'late' : stepped.outcome.status,
 			late,
+			...(message.healed === true ? { healed: true as const } : {}),
 			messageId: message.message_id,
 			conversation: done.conversation,
 			actions: done.actions,
 			problems: done.problems,
+		};
+	}
+
+	/** A message handled before: any effects it left unfinished are resumed. */
+	async duplicate(key: string, messageId: string): Promise<HandleResult> {
+		const { conversations, outbox } = this.options;
+		const loaded = await conversations.read(key);
+		const drained = loaded.record
+			? await outbox.drain(key, { record: loaded.record, version: loaded.version })
+			: undefined;
+		return {
+			status: 'duplicate',
+			late: false,
+			messageId,
+			conversation: drained?.conversation,
+			actions: drained?.actions ?? [],
+			problems: drained?.problems ?? [],
+			handoff: false,
 		};
 	}
 

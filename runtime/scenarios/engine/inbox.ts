@@ -76,3 +76,12 @@ function compare(a: Inbound, b: Inbound): number {
 		return a.sentAt - b.sentAt;
 	return a.seq - b.seq;
 }
+
+/** The event as the engine takes it: its ids non-empty, its text a text. */
+export function checkEvent(event: MessageReceived): MessageReceived {
+	for (const field of ['message_id', 'client_id', 'bot_id'] as const) {
+		if (typeof event?.[field] !== 'string' || event[field] === '')
+			throw new TypeError(`A message.received event needs a non-empty ${field}`);
+	}
+	return { ...event, text: typeof event.text === 'string' ? event.text : '' };
+}

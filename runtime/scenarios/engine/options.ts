@@ -1,3 +1,4 @@
+import type { HealingSession } from './healing-session';
 import type { Clock } from '../../api/clock';
 import type { StateStore } from '../../stores/types';
 import type { CompiledScenario } from '../machine/compile';
@@ -59,4 +60,10 @@ export interface EngineOptions {
 	 * written.
 	 */
 	analytics?: { daysKept?: number } | false;
+	/**
+	 * Healing from the client's history (engine/healer.ts): conversations active within
+	 * `horizonMs` (default 15 minutes) before this process began are reconciled once. `session`:
+	 * this process's (default: one per store and scope, begun with the first engine on them).
+	 */
+	healing?: { horizonMs?: number; session?: HealingSession };
 }

@@ -96,6 +96,10 @@ export class Stepper {
 			timer: armed,
 			seq,
 			updatedAt: now,
+			// Where the client's messages stand, carried from step to step (the applier moves it on).
+			...(record?.lastSentAt === undefined ? {} : { lastSentAt: record.lastSentAt }),
+			...(record?.lastInbound ? { lastInbound: record.lastInbound } : {}),
+			...(record?.healing ? { healing: record.healing } : {}),
 		};
 	}
 

@@ -83,6 +83,29 @@ describe('emulator: the variant profile', () => {
 		]);
 	});
 
+	it('A39: a client message is listed only 1.5 s after it was written; a bot reply at once', async () => {
+		const listed = async () =>
+			(
+				await call<Array<Record<string, unknown>>>(emulator(), 'GET', '/clients/cl_grace/messages')
+			).body.data.map((m) => [m.sender, m.text]);
+		await admin(emulator(), 'POST', '/inbound', {
+			bot_id: 'bot_shop',
+			client_id: 'cl_grace',
+			text: 'hello',
+		});
+		await call(emulator(), 'POST', '/bots/bot_shop/messages', {
+			body: { client_id: 'cl_grace', text: 'hi Grace' },
+		});
+		expect(await listed()).toEqual([['bot', 'hi Grace']]);
+		await admin(emulator(), 'POST', '/clock/advance', { ms: 1400 });
+		expect(await listed()).toEqual([['bot', 'hi Grace']]);
+		await admin(emulator(), 'POST', '/clock/advance', { ms: 200 });
+		expect(await listed()).toEqual([
+			['client', 'hello'],
+			['bot', 'hi Grace'],
+		]);
+	});
+
 	it('A2: errors as plain text, an empty 401, a problem document for 404 and an HTML 5xx', async () => {
 		const invalid = await call(emulator(), 'GET', '/clients/cl_nobody');
 		expect([invalid.status, invalid.headers.get('content-type'), invalid.text]).toEqual([

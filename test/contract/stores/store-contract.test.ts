@@ -153,6 +153,33 @@ describe.each(backends)('state store contract: $name', (backend) => {
 		expect(await store.stalled('i', clock, 10)).toEqual(['new']);
 	});
 
+	it('lists keys noted active since a time, latest first; a later note wins, never an earlier', async () => {
+		const hour = 3_600_000;
+		await store.noteActive('a', 'k1', clock - 300, hour);
+		await store.noteActive('a', 'k2', clock - 200, hour);
+		await store.noteActive('a', 'k3', clock - 100, hour);
+		await store.noteActive('b', 'k9', clock, hour);
+		expect(await store.active('a', clock - 250, 10)).toEqual(['k3', 'k2']);
+		expect(await store.active('a', 0, 2)).toEqual(['k3', 'k2']);
+		// k1 active again, later than the others; an older note of k3 changes nothing.
+		await store.noteActive('a', 'k1', clock - 50, hour);
+		await store.noteActive('a', 'k3', clock - 1000, hour);
+		expect(await store.active('a', clock - 250, 10)).toEqual(['k1', 'k3', 'k2']);
+		expect(await store.active('a', clock - 60, 10)).toEqual(['k1']);
+		expect(await store.active('b', 0, 10)).toEqual(['k9']);
+		expect(await store.active('c', 0, 10)).toEqual([]);
+	});
+
+	it('notes active keys concurrently without losing one, each at its latest time', async () => {
+		await Promise.all(
+			Array.from({ length: 40 }, (_, i) =>
+				store.noteActive('a', `k${i % 20}`, clock + i, 3_600_000),
+			),
+		);
+		const keys = await store.active('a', clock + 20, 100);
+		expect(keys).toEqual(Array.from({ length: 20 }, (_, i) => `k${19 - i}`));
+	});
+
 	it('takes the first entries of a queue once, whoever asks at the same time', async () => {
 		for (let i = 0; i < 10; i++) await store.enqueue('i', 'q', [`t${i}`], `v${i}`, 1000);
 		const takers = await Promise.all([store.take('i', 'q', 4), store.take('i', 'q', 4)]);
@@ -207,11 +234,13 @@ describe.each(backends)('state store contract: $name', (backend) => {
 			await store.claim('d', 'kept', 86_400_000);
 			await store.write('c', 'k', 'kept', 0);
 			await store.setDue('t', 'k', 5);
+			await store.noteActive('a', 'k', clock, 3_600_000);
 			await store.close();
 			store = reopen(now);
 			expect(await store.claim('d', 'kept', 86_400_000)).toBe(false);
 			expect(await store.read('c', 'k')).toEqual({ value: 'kept', version: 1 });
 			expect(await store.due('t', 10, 10)).toEqual(['k']);
+			expect(await store.active('a', clock, 10)).toEqual(['k']);
 		});
 
 		it('is atomic across two connections to one store', async () => {

@@ -1,0 +1,272 @@
+import type { Clock } from '../../api/clock';
+import type { StateStore } from '../../stores/types';
+import { unfinished, type ConversationRecord, type HealingNote } from '../durability/record';
+import type { CancellableWait } from '../durability/lease-keeper';
+import type { ConversationStore, Loaded } from '../durability/record-store';
+import type { ScenarioApi } from '../durability/perform-effect';
+import type { HistoryRead } from '../durability/sent-check';
+import { AGAIN, BOUNDS, retry } from '../durability/retry';
+import type { HealingSession } from './healing-session';
+import { missingFrom, showsMessage, type InboundItem } from './healing';
+import { encodeInbound, inboxClaims, type MessageReceived } from './inbox';
+
+export interface HealerOptions {
+	store: StateStore;
+	/** The scope's inbox namespace, and where its conversations are noted active. */
+	inbox: string;
+	active: string;
+	conversations: ConversationStore;
+	api: ScenarioApi;
+	clock: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
+	session: HealingSession;
+	/** How recently a conversation must have been active to be reconciled (default 15 minutes). */
+	horizonMs: number;
+	dedupeTtlMs: number;
+	/** A real-time wait: how a message is kept from waiting on a slow history for ever. */
+	wait?: CancellableWait;
+}
+
+/** What one reconciliation did, for the output of the call that ran it. */
+export type HealReport = Omit<HealingNote, 'at'> & { conversation: string; off?: string };
+
+/** The most of a history read for one reconciliation: 10 requests of the service's largest page. */
+const HEAL_READ_MAX = 10_000;
+/** A history that does not yet show the message in hand is read again this often, at most. */
+const CATCH_UP_READS = 4;
+const CATCH_UP_MS = 1000;
+/**
+ * The scheduled run reconciles no conversation in the first seconds of a session: a service that
+ * lists a client's message a moment after it was written (A39) has listed what n8n answered
+ * while starting by then.
+ */
+const SWEEP_AFTER_START_MS = 5000;
+/**
+ * The longest a message waits for its conversation's reconciliation; past it, it is applied and
+ * what the reconciliation still heals comes after it (late, reported).
+ */
+const HEAL_WAIT_MS = 60_000;
+/** A history with no client messages turns healing off only for a conversation quiet this long. */
+const OFF_AFTER_MS = 60_000;
+
+/**
+ * Heals conversations from the client's message history after a restart or a takeover: once per
+ * conversation and process, when the conversation was active within the horizon before this
+ * process began (or a worker's lease on it ran out), the history is read once and the client's
+ * messages it shows and the conversation never applied go into the inbox under the same claims
+ * as deliveries (a delivery of one later is a duplicate), to be applied in the client's order
+ * before anything newer. What the history cannot place is noted in the record and left to Late
+ * Messages.
+ */
+export class Healer {
+	private readonly reports = new Map<string, HealReport>();
+
+	constructor(private readonly o: HealerOptions) {}
+
+	get session(): HealingSession {
+		return this.o.session;
+	}
+
+	/** Without a history to read there is nothing to heal from: no notes, no reads. */
+	private get enabled(): boolean {
+		return this.o.api.iterateClientMessages !== undefined;
+	}
+
+	/**
+	 * A delivery of the conversation is being handled: the process serves webhooks. Notes the
+	 * conversation active, at most every quarter of the horizon per process.
+	 */
+	async note(key: string): Promise<void> {
+		const { session, horizonMs } = this.o;
+		if (!this.enabled) return;
+		const now = this.o.clock.now();
+		session.firstDelivery ??= now;
+		if (now - (session.noted.get(key) ?? -Infinity) < horizonMs / 4) return;
+		session.noted.set(key, now);
+		session.prune(now - horizonMs / 4);
+		await this.o.store.noteActive(this.o.active, key, now, horizonMs);
+	}
+
+	/**
+	 * Reconciles the conversation if it needs it, given its record as just read. True when messages
+	 * were put in its inbox (read it again). A second caller in this process waits for the first.
+	 */
+	async check(key: string, loaded: Loaded, anchor?: MessageReceived): Promise<boolean> {
+		const { session } = this.o;
+		const running = session.running.get(key);
+		if (running) return await this.bounded(running);
+		const record = loaded.record;
+		const delivery = anchor !== undefined;
+		if (!record || !this.enabled || session.off || !this.needs(key, record, delivery)) return false;
+		const run = this.reconcile(key, record, anchor).finally(() => session.running.delete(key));
+		session.running.set(key, run);
+		return await this.bounded(run);
+	}
+
+	/** The reconciliation's outcome, or false once HEAL_WAIT_MS has passed (it goes on). */
+	private async bounded(run: Promise<boolean>): Promise<boolean> {
+		const { wait } = this.o;
+		if (!wait) return await run;
+		const done = new AbortController();
+		const timeout = wait(HEAL_WAIT_MS, done.signal).then(
+			() => false,
+			() => false,
+		);
+		try {
+			return await Promise.race([run, timeout]);
+		} finally {
+			done.abort();
+		}
+	}
+
+	/**
+	 * Reads the record and reconciles it if it needs it (the scheduled run's way in). A conversation
+	 * this process has written since it began never needs it again: it is not looked at again.
+	 */
+	async ensure(key: string): Promise<boolean> {
+		const { session } = this.o;
+		if (!this.enabled || session.off) return false;
+		const loaded = await this.o.conversations.read(key);
+		const healed = await this.check(key, loaded);
+		const record = loaded.record;
+		if (!session.reconciled.has(key) && (!record || record.updatedAt >= session.startedAt))
+			session.reconciled.set(key, this.o.clock.now());
+		return healed;
+	}
+
+	/** Conversations noted active within the horizon that this process has not reconciled. */
+	async recentlyActive(now: number, limit: number): Promise<string[]> {
+		const { session, horizonMs } = this.o;
+		const since = now - session.startedAt;
+		if (!this.enabled || session.off || since < SWEEP_AFTER_START_MS) return [];
+		// Past the horizon no record written before the start is recent enough: nothing left to heal.
+		if (since > horizonMs) {
+			session.reconciled.clear();
+			return [];
+		}
+		const keys = await this.o.store.active(this.o.active, now - this.o.horizonMs, limit);
+		return keys.filter((key) => !this.o.session.reconciled.has(key));
+	}
+
+	/** The report of a reconciliation this engine ran for the conversation, once. */
+	takeReport(key: string): HealReport | undefined {
+		const report = this.reports.get(key);
+		this.reports.delete(key);
+		return report;
+	}
+
+	/**
+	 * Written before this process began, within the horizon; or reconciled only provisionally and
+	 * now delivered to; or a lease that ran out, once.
+	 */
+	private needs(key: string, record: ConversationRecord, delivery: boolean): boolean {
+		const { session, horizonMs, clock } = this.o;
+		const now = clock.now();
+		const reconciledAt = session.reconciled.get(key);
+		if (reconciledAt !== undefined && delivery && reconciledAt < (session.firstDelivery ?? 0))
+			return true;
+		const expired = record.outbox.find(
+			(e) => unfinished(e) && e.lease !== undefined && e.lease.until <= now,
+		);
+		const takeover = expired && `${key}@${expired.lease?.until}`;
+		if (takeover && !session.takeovers.has(takeover)) {
+			session.takeovers.add(takeover);
+			return true;
+		}
+		return (
+			reconciledAt === undefined &&
+			record.updatedAt < session.startedAt &&
+			now - record.updatedAt <= horizonMs
+		);
+	}
+
+	private async reconcile(
+		key: string,
+		record: ConversationRecord,
+		anchor?: MessageReceived,
+	): Promise<boolean> {
+		const { session, store, clock } = this.o;
+		session.reconciled.set(key, clock.now());
+		const report: HealReport = { conversation: key, healed: [], unplaced: 0 };
+		this.reports.set(key, report);
+		let history: InboundItem[];
+		try {
+			history = await this.readHistory(record, anchor);
+		} catch (error) {
+			report.error = `the client's history could not be read: ${(error as Error).message}`;
+			await this.keep(key, report);
+			return false;
+		}
+		const missing = missingFrom(history, record);
+		// No client message at all, not even those applied a while ago: the service does not list them.
+		if (missing.inbound === 0 && clock.now() - record.updatedAt > OFF_AFTER_MS) {
+			session.off ??=
+				"healing from the history is off: the client's message history shows no messages from clients";
+			report.off = session.off;
+			return false;
+		}
+		for (const message of missing.messages) {
+			const seq = await store.enqueue(
+				this.o.inbox,
+				key,
+				inboxClaims(message.message_id),
+				encodeInbound(message),
+				this.o.dedupeTtlMs,
+			);
+			if (seq !== null) report.healed.push(message.message_id);
+		}
+		report.unplaced = missing.unplaced;
+		if (missing.unplaceable) report.error = missing.unplaceable;
+		if (report.healed.length > 0 || report.unplaced > 0 || report.error)
+			await this.keep(key, report);
+		return report.healed.length > 0;
+	}
+
+	/**
+	 * The client's history, read once (bounded), or again while it does not yet show the message
+	 * in hand (a service that lists a message a moment after delivering it, A39).
+	 */
+	private async readHistory(
+		{ botId, clientId }: ConversationRecord,
+		anchor?: MessageReceived,
+	): Promise<InboundItem[]> {
+		const { api } = this.o;
+		if (!api.iterateClientMessages) throw new Error('this API client cannot read it');
+		// In the conversation's lane of the request budget, as its replies: read in its own turn.
+		const options = { max: HEAL_READ_MAX + 1, lane: `${botId}/${clientId}` };
+		const read = () => (api.iterateClientMessages as HistoryRead).call(api, clientId, options);
+		for (let attempt = 1; ; attempt++) {
+			this.o.session.reads++;
+			const items: InboundItem[] = [];
+			for await (const item of read()) {
+				if (items.push(item) > HEAL_READ_MAX)
+					throw new Error(`it is longer than ${HEAL_READ_MAX} messages`);
+			}
+			const caughtUp = !anchor || showsMessage(items, anchor);
+			if (caughtUp || attempt >= CATCH_UP_READS || !this.o.clock.sleep) return items;
+			await this.o.clock.sleep(CATCH_UP_MS);
+		}
+	}
+
+	/** Writes what the reconciliation did into the record, for Get Conversation. */
+	private async keep(key: string, report: HealReport): Promise<void> {
+		const { conversations, clock } = this.o;
+		const note: HealingNote = {
+			at: clock.now(),
+			healed: report.healed,
+			unplaced: report.unplaced,
+			...(report.error ? { error: report.error } : {}),
+		};
+		const round = async () => {
+			const loaded = await conversations.read(key);
+			if (!loaded.record) return undefined;
+			const written = await conversations.write(
+				key,
+				{ ...loaded.record, healing: note },
+				loaded.version,
+				clock.now(),
+			);
+			return written ? undefined : AGAIN;
+		};
+		await retry(BOUNDS.write, round, () => undefined);
+	}
+}

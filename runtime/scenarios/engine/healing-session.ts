@@ -1,0 +1,66 @@
+import type { StateStore } from '../../stores/types';
+
+/**
+ * What one process knows of healing for one scope: when it started working on it, which
+ * conversations it has reconciled with the client's history, which reconciliation is running now
+ * (so a second execution of the same conversation waits for it instead of reading again), and
+ * whether the history turned out to show no client messages at all (healing off). Kept per store
+ * and scope, in the process's memory: a restart starts a new session, which is the point.
+ */
+export class HealingSession {
+	/** Conversations reconciled, each with when (ms). */
+	readonly reconciled = new Map<string, number>();
+	/**
+	 * When this process first handled a delivery. n8n may run scheduled work before it serves
+	 * webhooks (a slow start answers them 404 or not at all): a reconciliation before then is
+	 * provisional, made again on the conversation's first delivery.
+	 */
+	firstDelivery?: number;
+	/** Expired leases already looked at: `key@until`. */
+	readonly takeovers = new Set<string>();
+	readonly running = new Map<string, Promise<boolean>>();
+	/** When this process last noted each conversation active (ms). */
+	readonly noted = new Map<string, number>();
+	/** Why healing is off in this process, once the history showed no client messages. */
+	off?: string;
+	/** The node says "healing off" once. */
+	offSaid = false;
+	/** History reads made for healing, for the figures. */
+	reads = 0;
+
+	constructor(readonly startedAt: number) {}
+
+	/** The reason healing is off, the first time it is asked for after it went off. */
+	takeOffNotice(): string | undefined {
+		if (!this.off || this.offSaid) return undefined;
+		this.offSaid = true;
+		return this.off;
+	}
+
+	private pruneAt = 10_000;
+
+	/**
+	 * Forgets notes older than `before` once many are kept (the note is written again then); the
+	 * next time only once twice as many are kept, so a large active set is not walked each time.
+	 */
+	prune(before: number): void {
+		if (this.noted.size < this.pruneAt) return;
+		for (const [key, at] of this.noted) if (at < before) this.noted.delete(key);
+		this.pruneAt = Math.max(10_000, 2 * this.noted.size);
+	}
+}
+
+const sessions = new WeakMap<StateStore, Map<string, HealingSession>>();
+
+/**
+ * The session of this process for a store and scope, begun when an engine first uses them: every
+ * record written before then was written by another process (a previous run of this one, in
+ * regular mode), which may have died with messages it never saw.
+ */
+export function healingSessionOf(store: StateStore, scope: string, now: number): HealingSession {
+	let byScope = sessions.get(store);
+	if (!byScope) sessions.set(store, (byScope = new Map()));
+	let session = byScope.get(scope);
+	if (!session) byScope.set(scope, (session = new HealingSession(now)));
+	return session;
+}
