@@ -28,7 +28,7 @@ export class MessagingBotScenario implements INodeType {
 		version: 1,
 		// The operation's name as the dropdown shows it, never its internal value.
 		subtitle:
-			'={{ {"handleMessage": "Handle Message", "fireTimers": "Run Due Work", "release": "Release to Bot", "getConversation": "Get Conversation", "getDiagram": "Get Diagram", "testConversation": "Test Conversation"}[$parameter["operation"]] }}',
+			'={{ {"handleMessage": "Handle Message", "fireTimers": "Run Due Work", "release": "Release to Bot", "getConversation": "Get Conversation", "getDiagram": "Get Diagram", "getAnalytics": "Get Analytics", "testConversation": "Test Conversation"}[$parameter["operation"]] }}',
 		description:
 			'Runs a bot scenario (a state machine written as JSON) on each message a client sends, and replies',
 		defaults: { name: 'Messaging Bot Scenario' },

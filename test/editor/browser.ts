@@ -110,7 +110,9 @@ export async function outputJson(page: Page, waitFor = 30_000, expected?: string
 	for (;;) {
 		await page.waitForTimeout(300);
 		const text = String(await data.textContent());
-		const ready = expected === undefined ? text.trim() !== '' : text.includes(expected);
+		// n8n shows "Executing node..." in the panel until the run's output replaces it.
+		const running = text.trim() === '' || /^\s*Executing node/.test(text);
+		const ready = expected === undefined ? !running : text.includes(expected);
 		if (ready || Date.now() > deadline) return text;
 	}
 }

@@ -246,7 +246,9 @@ describe('the nodes in n8n 2.41 editor', () => {
 		const shown = await outputJson(page, 30_000, '"summary"');
 		expect(shown).toMatch(/"kind":\s*"state"/);
 		expect(shown).toMatch(/"state":\s*"welcome"/);
-		expect(Number(/"conversations":\s*(\d+)/.exec(shown)?.[1] ?? 0)).toBeGreaterThanOrEqual(1);
+		// One summary per scenario version: the bot's version counted the conversation.
+		const counted = [...shown.matchAll(/"conversations":\s*(\d+)/g)].map((m) => Number(m[1]));
+		expect(Math.max(0, ...counted)).toBeGreaterThanOrEqual(1);
 		await screenshot(page, 'scenario-analytics.png');
 		await closeNode(page);
 	});

@@ -45,11 +45,12 @@ export async function openFile(page: Page, file: string, states: string[]): Prom
 export async function connectStates(page: Page, from: string, to: string): Promise<void> {
 	const handle = stateBox(page, from).locator('.react-flow__handle-bottom');
 	const a = await handle.boundingBox();
-	const b = await stateBox(page, to).boundingBox();
+	// Dropped on the target box's own handle: a point near its edge may lie under an arrow's label.
+	const b = await stateBox(page, to).locator('.react-flow__handle-top').boundingBox();
 	if (!a || !b) throw new Error(`${from} or ${to} is not on screen`);
 	await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
 	await page.mouse.down();
-	await page.mouse.move(b.x + b.width / 2, b.y + 10, { steps: 12 });
-	await page.mouse.move(b.x + b.width / 2, b.y + 4, { steps: 4 });
+	await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2 + 12, { steps: 12 });
+	await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 4 });
 	await page.mouse.up();
 }
