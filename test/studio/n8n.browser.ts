@@ -96,9 +96,23 @@ test('opens the FAQ bot from n8n, edits a message, saves: n8n has it published a
 	// Published: the version n8n runs is the one saved.
 	expect(workflow.activeVersionId).toBe(workflow.versionId);
 	expect(scenarioOf(workflow.activeVersion?.nodes ?? [], 'FAQ Scenario').version).toBe(2);
-	const { write } = clientOf(() => demo.emulator, 'bot_support', 'cl_katherine');
-	expect(await write('hi', 1)).toEqual([
-		'Hello Katherine! The studio wrote this. Ask me about delivery, returns or payment.',
+	// n8n may take a moment to run the version just published: a client greeted by the old one
+	// keeps that version, so the next try is another client's first message.
+	let greeting: string[] = [];
+	let write = clientOf(() => demo.emulator, 'bot_support', 'cl_katherine').write;
+	for (const id of ['cl_katherine', 'cl_grace', 'cl_linus', 'cl_alan']) {
+		write = clientOf(() => demo.emulator, 'bot_support', id).write;
+		greeting = await write('hi', 1);
+		if (greeting[0]?.includes('The studio wrote this')) break;
+		process.stdout.write(
+			`n8n answered ${id} with the version before the save; trying another client\n`,
+		);
+		await new Promise((resolve) => setTimeout(resolve, 2_000));
+	}
+	expect(greeting).toEqual([
+		expect.stringMatching(
+			/^Hello \w+! The studio wrote this\. Ask me about delivery, returns or payment\.$/,
+		),
 	]);
 	expect(await write('how do returns work?', 1)).toHaveLength(1);
 }, 120_000);
