@@ -17,6 +17,7 @@ import {
 import { MemoryStore, type StateStore } from '../runtime/stores';
 import { RedisStore } from '../runtime/stores/redis';
 import { SqliteStore } from '../runtime/stores/sqlite';
+import { countersOverhead, counterSize } from './counters-overhead';
 import { percentile, table } from './lib';
 
 /**
@@ -90,6 +91,7 @@ async function throughEngine(
 	store: StateStore,
 	events: MessageReceived[],
 	concurrency: number,
+	analytics = true,
 ): Promise<Run> {
 	const api = new RecordingApi(clients);
 	const engine = new ScenarioEngine({
@@ -97,6 +99,7 @@ async function throughEngine(
 		store,
 		api,
 		clock: { now: () => Date.now() },
+		...(analytics ? {} : { analytics: false }),
 	});
 	const latencies: number[] = [];
 	let next = 0;
@@ -123,10 +126,11 @@ async function withStore(
 	open: () => StateStore,
 	events: MessageReceived[],
 	concurrency: number,
+	analytics = true,
 ): Promise<Run> {
 	const store = open();
 	try {
-		return await throughEngine(store, events, concurrency);
+		return await throughEngine(store, events, concurrency, analytics);
 	} finally {
 		await store.close();
 	}
@@ -170,9 +174,10 @@ async function main(): Promise<void> {
 			'handle(), MemoryStore, 1 in flight',
 			await throughEngine(new MemoryStore(), events, 1),
 		]);
+		const memoryRun = new MemoryStore();
 		runs.push([
 			`handle(), MemoryStore, ${CONCURRENCY} in flight`,
-			await throughEngine(new MemoryStore(), events, CONCURRENCY),
+			await throughEngine(memoryRun, events, CONCURRENCY),
 		]);
 		for (const concurrency of [1, CONCURRENCY]) {
 			runs.push([
@@ -195,6 +200,19 @@ async function main(): Promise<void> {
 				),
 			]);
 		}
+		await counterSize(memoryRun, REDIS_URL, `${redisPrefix}-${CONCURRENCY}`, out);
+		await dropKeys(`${redisPrefix}-*`);
+		await countersOverhead(
+			[
+				{ name: 'MemoryStore', open: () => new MemoryStore() },
+				{ name: 'SqliteStore', open: (i) => new SqliteStore(path.join(dir, `k${i}.sqlite`)) },
+				{ name: 'RedisStore', open: (i) => new RedisStore(REDIS_URL, `${redisPrefix}-k${i}`) },
+			],
+			events,
+			async (open, list, analytics) =>
+				list.length / ((await withStore(open, list, CONCURRENCY, analytics)).ms / 1000),
+			out,
+		);
 		await dropKeys(`${redisPrefix}-*`);
 
 		const base = MESSAGES / (runs[0][1].ms / 1000);

@@ -82,6 +82,15 @@ export class MessagingBotScenario implements INodeType {
 				options: [
 					conversationScopeOption,
 					{
+						displayName: 'Keep Analytics (Days)',
+						name: 'analyticsDays',
+						type: 'number',
+						default: 90,
+						typeOptions: { minValue: 1 },
+						description:
+							'How many days of step counts Get Analytics can read; older days are forgotten',
+					},
+					{
 						displayName: 'Keep Conversations (Days)',
 						name: 'retentionDays',
 						type: 'number',

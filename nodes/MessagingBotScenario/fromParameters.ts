@@ -88,5 +88,6 @@ export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine>
 		reorderMode: option('reorderMode', 'adaptive') as ReorderMode,
 		latePolicy: option('latePolicy', 'ignore') as LatePolicy,
 		retentionMs: Number(option('retentionDays', 30)) * 86_400_000,
+		analytics: { daysKept: Number(option('analyticsDays', 90)) },
 	});
 }

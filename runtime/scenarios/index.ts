@@ -10,6 +10,12 @@ export type { WorkflowPort } from './durability/workflow-call';
 export type { TimerResult } from './engine/due';
 export { conversationScope } from './engine/carry-over';
 export { ScenarioEngine, type DueWork } from './engine/engine';
+export {
+	trafficOf,
+	type AnalyticsQuery,
+	type AnalyticsReport,
+	type Traffic,
+} from './engine/analytics';
 export type { MessageReceived } from './engine/inbox';
 export type { HandleResult, LatePolicy } from './engine/results';
 export type { ReorderMode, ReorderSettings } from './engine/release-policy';

@@ -1,2 +1,9 @@
-export type { QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
+export type {
+	CounterHash,
+	CounterIncrements,
+	QueuedEntry,
+	StateStore,
+	Versioned,
+	WriteOptions,
+} from './types';
 export { MemoryStore } from './memory';

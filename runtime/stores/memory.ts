@@ -1,4 +1,11 @@
-import type { QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
+import type {
+	CounterHash,
+	CounterIncrements,
+	QueuedEntry,
+	StateStore,
+	Versioned,
+	WriteOptions,
+} from './types';
 
 type Stored = Versioned & { expiresAt?: number };
 
@@ -9,6 +16,7 @@ export class MemoryStore implements StateStore {
 	private dueAt = new Map<string, Map<string, number>>();
 	private queues = new Map<string, Map<string, Array<QueuedEntry>>>();
 	private seq = 0;
+	private counterHashes = new Map<string, { fields: Map<string, number>; expiresAt: number }>();
 
 	constructor(private readonly now: () => number = () => Date.now()) {}
 
@@ -53,6 +61,8 @@ export class MemoryStore implements StateStore {
 		if (options.dueAt !== undefined) await this.setDue(namespace, key, options.dueAt);
 		const taken = options.dequeue;
 		if (taken) await this.dequeue(taken.namespace, taken.queue, taken.seqs);
+		const counted = options.counters;
+		if (counted) for (const h of counted.hashes) this.count(counted.namespace, h);
 		return version;
 	}
 
@@ -127,6 +137,27 @@ export class MemoryStore implements StateStore {
 			.sort((a, b) => a[1][0].seq - b[1][0].seq)
 			.slice(0, limit)
 			.map(([queue]) => queue);
+	}
+
+	private count(namespace: string, hash: CounterIncrements): void {
+		const id = `${namespace}\u0000${hash.key}`;
+		let found = this.counterHashes.get(id);
+		if (!found || found.expiresAt <= this.now())
+			this.counterHashes.set(id, (found = { fields: new Map(), expiresAt: hash.expiresAt }));
+		found.expiresAt = hash.expiresAt;
+		const fields = found.fields;
+		for (const field in hash.incr) fields.set(field, (fields.get(field) ?? 0) + hash.incr[field]);
+	}
+
+	async counters(namespace: string, prefix: string): Promise<CounterHash[]> {
+		const start = `${namespace}\u0000${prefix}`;
+		return [...this.counterHashes.entries()]
+			.filter(([id, hash]) => id.startsWith(start) && hash.expiresAt > this.now())
+			.map(([id, hash]) => ({
+				key: id.slice(namespace.length + 1),
+				fields: Object.fromEntries(hash.fields),
+			}))
+			.sort((a, b) => (a.key < b.key ? -1 : 1));
 	}
 
 	async close(): Promise<void> {}

@@ -6,12 +6,33 @@ import type { Redis } from 'ioredis';
  * the caller's clock with a stored deadline (the contract's clock is injectable); Redis's own
  * expiry only collects what is long dead.
  */
-/** After a dequeue (KEYS[3] the queue, KEYS[4] its heads index, ARGV[7] its name): the queue's
+/** After a dequeue (KEYS[3] the queue, KEYS[4] its heads index, ARGV[8] its name): the queue's
  * mark in the heads index follows its new first entry, or goes with the last. */
 const HEAD = `
 			local head = redis.call('ZRANGE', KEYS[3], 0, 0)
-			if #head == 0 then redis.call('ZREM', KEYS[4], ARGV[7])
-			else redis.call('ZADD', KEYS[4], string.match(head[1], '^%d+:(%d+):'), ARGV[7]) end`;
+			if #head == 0 then redis.call('ZREM', KEYS[4], ARGV[8])
+			else redis.call('ZADD', KEYS[4], string.match(head[1], '^%d+:(%d+):'), ARGV[8]) end`;
+
+/**
+ * Counter increments (KEYS[c] the namespace's index of counter hashes, then one key per hash;
+ * ARGV[7] JSON [[expiresAt, {field: n}, name], ...]). A hash past its deadline starts again; the
+ * index, scored by deadline, lets a reader find the hashes of a namespace without a scan.
+ */
+const COUNT = `
+		if ARGV[7] ~= '' then
+			local now = tonumber(ARGV[3])
+			for i, h in ipairs(cjson.decode(ARGV[7])) do
+				local k = KEYS[c + i]
+				local deadline = tonumber(redis.call('ZSCORE', KEYS[c], h[3]) or '0')
+				if deadline <= now then redis.call('DEL', k) end
+				for field, n in pairs(h[2]) do redis.call('HINCRBY', k, field, n) end
+				-- A day's writes share one deadline: set with the first of them.
+				if deadline ~= h[1] then
+					redis.call('PEXPIRE', k, math.max(1, h[1] - now) + 86400000)
+					redis.call('ZADD', KEYS[c], h[1], h[3])
+				end
+			end
+		end`;
 
 export const SCRIPTS = {
 	// KEYS: claim. ARGV: now, deadline, ttl.
@@ -22,7 +43,9 @@ export const SCRIPTS = {
 		return 1`,
 	// KEYS: record, due index, and with entries to dequeue their queue and its heads index.
 	// ARGV: value, expected version, now, expiresAt ('' for never), key, due ('keep', 'clear' or a
-	// time), then the queue's name and the seqs to dequeue. A record is a hash {value, version,
+	// time), counters ('' for none, see COUNT), the queue's name ('' for none) and the seqs to
+	// dequeue. KEYS after the record and the due index: the queue and its heads index when
+	// dequeuing, then the counter index and hashes when counting. A record is a hash {value, version,
 	// expires}; an expired one reads as absent, but its version still grows so a stale writer
 	// cannot win.
 	write: `
@@ -42,10 +65,13 @@ export const SCRIPTS = {
 		end
 		if ARGV[6] == 'clear' then redis.call('ZREM', KEYS[2], ARGV[5])
 		elseif ARGV[6] ~= 'keep' then redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5]) end
-		if #KEYS == 4 then
-			for i = 8, #ARGV do redis.call('ZREMRANGEBYSCORE', KEYS[3], ARGV[i], ARGV[i]) end
+		local c = 3
+		if ARGV[8] ~= '' then
+			for i = 9, #ARGV do redis.call('ZREMRANGEBYSCORE', KEYS[3], ARGV[i], ARGV[i]) end
 			${HEAD}
+			c = 5
 		end
+		${COUNT}
 		return current + 1`,
 	// KEYS: record, due index. ARGV: expected version, key.
 	remove: `

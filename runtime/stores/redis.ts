@@ -4,7 +4,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { StateStoreError } from './errors';
 import { redisOptions, type RedisCredential } from './redis-options';
 import { SCRIPTS, type Scripted } from './redis-scripts';
-import type { QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
+import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
 
 export class RedisStore implements StateStore {
 	private readonly redis: Scripted;
@@ -92,6 +92,12 @@ export class RedisStore implements StateStore {
 				this.key('inbox', taken.namespace, taken.queue),
 				this.key('inbox-heads', taken.namespace),
 			);
+		const counted = options.counters;
+		if (counted)
+			keys.push(
+				this.key('counter-index', counted.namespace),
+				...counted.hashes.map((h) => this.key('counters', counted.namespace, h.key)),
+			);
 		const version = await this.run(() =>
 			this.redis.mbWrite(
 				keys.length,
@@ -102,7 +108,8 @@ export class RedisStore implements StateStore {
 				options.expiresAt === undefined ? '' : String(options.expiresAt),
 				key,
 				String(due),
-				...(taken ? [taken.queue, ...taken.seqs] : []),
+				counted ? JSON.stringify(counted.hashes.map((h) => [h.expiresAt, h.incr, h.key])) : '',
+				...(taken ? [taken.queue, ...taken.seqs] : ['']),
 			),
 		);
 		return version < 0 ? null : version;
@@ -194,6 +201,23 @@ export class RedisStore implements StateStore {
 				limit,
 			),
 		);
+	}
+
+	async counters(namespace: string, prefix: string): Promise<CounterHash[]> {
+		const index = this.key('counter-index', namespace);
+		const names = (await this.run(() => this.redis.zrangebyscore(index, `(${this.now()}`, '+inf')))
+			.filter((name) => name.startsWith(prefix))
+			.sort();
+		const pipeline = this.redis.pipeline();
+		for (const name of names) pipeline.hgetall(this.key('counters', namespace, name));
+		const replies = names.length > 0 ? await this.run(() => pipeline.exec()) : [];
+		return names.map((key, i) => {
+			const fields = (replies?.[i]?.[1] ?? {}) as Record<string, string>;
+			return {
+				key,
+				fields: Object.fromEntries(Object.entries(fields).map(([f, n]) => [f, Number(n)])),
+			};
+		});
 	}
 
 	async close(): Promise<void> {

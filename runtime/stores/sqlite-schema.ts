@@ -21,6 +21,7 @@ export const SCHEMA = `
 	CREATE INDEX IF NOT EXISTS dues_by_time ON dues (ns, due);
 	CREATE TABLE IF NOT EXISTS inbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, ns TEXT NOT NULL, queue TEXT NOT NULL, value TEXT NOT NULL, at INTEGER NOT NULL);
 	CREATE INDEX IF NOT EXISTS inbox_by_queue ON inbox (ns, queue, seq);
+	CREATE TABLE IF NOT EXISTS counters (ns TEXT NOT NULL, key TEXT NOT NULL, field TEXT NOT NULL, value INTEGER NOT NULL, expires INTEGER NOT NULL, PRIMARY KEY (ns, key, field)) WITHOUT ROWID;
 `;
 
 /**
@@ -45,6 +46,17 @@ export function migrate(db: DatabaseSync): void {
 }
 
 const LIVE = '(expires IS NULL OR expires > ?)';
+
+/**
+ * Adds `rows` counter increments in one statement (parameters: ns, key, field, n, expires per row,
+ * then now); a hash past its expiry starts again from the increment.
+ */
+export function countStatement(rows: number): string {
+	const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ');
+	return `INSERT INTO counters (ns, key, field, value, expires) VALUES ${values}
+		ON CONFLICT (ns, key, field) DO UPDATE SET expires = excluded.expires,
+		value = CASE WHEN counters.expires <= ? THEN excluded.value ELSE counters.value + excluded.value END`;
+}
 export const STATEMENTS = {
 	claim: `INSERT INTO claims (ns, id, expires) VALUES (?, ?, ?)
 		ON CONFLICT (ns, id) DO UPDATE SET expires = excluded.expires WHERE claims.expires <= ?`,
@@ -69,6 +81,9 @@ export const STATEMENTS = {
 	append: 'INSERT INTO inbox (ns, queue, value, at) VALUES (?, ?, ?, ?) RETURNING seq',
 	queued: 'SELECT seq, value, at FROM inbox WHERE ns = ? AND queue = ? ORDER BY seq LIMIT ?',
 	dequeue: 'DELETE FROM inbox WHERE ns = ? AND queue = ? AND seq = ?',
+	counters: `SELECT key, field, value FROM counters WHERE ns = ? AND key >= ? AND key < ? AND expires > ?
+		ORDER BY key, field`,
+	sweepCounters: 'DELETE FROM counters WHERE expires <= ?',
 	stalled: `SELECT queue, MIN(seq) AS first FROM inbox WHERE ns = ? GROUP BY queue
 		HAVING MIN(at) <= ? ORDER BY first LIMIT ?`,
 };

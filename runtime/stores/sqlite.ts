@@ -6,8 +6,8 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 import { StateStoreError } from './errors';
 import { GroupCommit, UNDO } from './sqlite-batch';
-import { migrate, SCHEMA, STATEMENTS } from './sqlite-schema';
-import type { QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
+import { countStatement, migrate, SCHEMA, STATEMENTS } from './sqlite-schema';
+import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
 
 /**
  * A durable store in one SQLite file, shared by every execution of one n8n (and by several n8n
@@ -21,6 +21,7 @@ export class SqliteStore implements StateStore {
 	private db: DatabaseSync;
 	private statements: Record<keyof typeof STATEMENTS, StatementSync>;
 	private batch: GroupCommit;
+	private counting = new Map<number, StatementSync>();
 
 	constructor(
 		readonly file: string,
@@ -47,6 +48,7 @@ export class SqliteStore implements StateStore {
 		this.statements.sweepClaims.run(now);
 		this.statements.sweepRecords.run(now);
 		this.statements.sweepDues.run();
+		this.statements.sweepCounters.run(now);
 	}
 
 	async claim(namespace: string, id: string, ttlMs: number): Promise<boolean> {
@@ -93,6 +95,7 @@ export class SqliteStore implements StateStore {
 				this.statements.setDue.run(namespace, key, options.dueAt);
 			const taken = options.dequeue;
 			if (taken) this.dequeueNow(taken.namespace, taken.queue, taken.seqs);
+			this.countNow(options.counters, now);
 			this.sweepSometimes(now);
 			return Number(row.version);
 		}, true);
@@ -177,6 +180,38 @@ export class SqliteStore implements StateStore {
 
 	private dequeueNow(namespace: string, queue: string, seqs: readonly number[]): void {
 		for (const seq of seqs) this.statements.dequeue.run(namespace, queue, seq);
+	}
+
+	/** A step's counts in one statement (one per row count, prepared once). */
+	private countNow(counters: WriteOptions['counters'], now: number): void {
+		if (!counters) return;
+		const params: Array<string | number> = [];
+		for (const hash of counters.hashes)
+			for (const field in hash.incr)
+				params.push(counters.namespace, hash.key, field, hash.incr[field], hash.expiresAt);
+		const rows = params.length / 5;
+		if (rows === 0) return;
+		let statement = this.counting.get(rows);
+		if (!statement) this.counting.set(rows, (statement = this.db.prepare(countStatement(rows))));
+		statement.run(...params, now);
+	}
+
+	async counters(namespace: string, prefix: string): Promise<CounterHash[]> {
+		const rows = await this.batch.read(
+			() =>
+				this.statements.counters.all(namespace, prefix, `${prefix}\uffff`, this.now()) as Array<{
+					key: string;
+					field: string;
+					value: number;
+				}>,
+		);
+		const byKey = new Map<string, Record<string, number>>();
+		for (const row of rows) {
+			let fields = byKey.get(row.key);
+			if (!fields) byKey.set(row.key, (fields = {}));
+			fields[row.field] = Number(row.value);
+		}
+		return [...byKey.entries()].map(([key, fields]) => ({ key, fields }));
 	}
 
 	async stalled(namespace: string, before: number, limit: number): Promise<string[]> {

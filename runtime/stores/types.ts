@@ -24,6 +24,26 @@ export interface WriteOptions {
 	 * step takes the message it applied out of the inbox with it.
 	 */
 	dequeue?: { namespace: string; queue: string; seqs: readonly number[] };
+	/**
+	 * Increments to named counters, applied in the same atomic step and only if the write happens:
+	 * a step and what it counts are saved together, so a lost compare-and-set, a retry or a crash
+	 * never loses or doubles a count.
+	 */
+	counters?: { namespace: string; hashes: readonly CounterIncrements[] };
+}
+
+/** Increments to the fields of one counter hash (e.g. one scenario version's day). */
+export interface CounterIncrements {
+	key: string;
+	incr: Readonly<Record<string, number>>;
+	/** When the hash may be forgotten (ms since epoch); each write sets it. */
+	expiresAt: number;
+}
+
+/** One counter hash as read. */
+export interface CounterHash {
+	key: string;
+	fields: Record<string, number>;
 }
 
 /** One entry of an inbox queue. */
@@ -92,6 +112,9 @@ export interface StateStore {
 
 	/** Queues holding an entry appended at or before `before`, the oldest entry first. */
 	stalled(namespace: string, before: number, limit: number): Promise<string[]>;
+
+	/** The live counter hashes of a namespace whose key starts with `prefix`, by key. */
+	counters(namespace: string, prefix: string): Promise<CounterHash[]>;
 
 	close(): Promise<void>;
 }

@@ -28,6 +28,7 @@ import {
 	transcripts,
 	type Stored,
 } from './burst';
+import { oneAtATimeFunnel, storedFunnel } from './funnel';
 
 jest.setTimeout(900_000);
 
@@ -135,14 +136,20 @@ describe('every accepted message handled once, in order, through SIGKILLs', () =
 		}
 		// A reply in flight when n8n dies may be lost with it: reported unknown, never re-sent.
 		expectKept(final, PLAN, KILLS * PLAN.clients);
+		// The analytics counters, written with each step, tell what a calm run of those steps tells.
+		const funnel = await storedFunnel(stateFile(options), started);
+		expect(funnel).toEqual(await oneAtATimeFunnel(storedSteps(options).steps));
+		expect(funnel[0].messages).toBe(final.applied);
 	});
 });
 
+function stateFile(o: N8nOptions): string {
+	return path.join(o.userFolder, '.n8n', 'messaging-bot', 'state.sqlite');
+}
+
 /** The conversations in the SQLite state store. */
 function storedSteps(o: N8nOptions): Stored {
-	const db = new DatabaseSync(path.join(o.userFolder, '.n8n', 'messaging-bot', 'state.sqlite'), {
-		readOnly: true,
-	});
+	const db = new DatabaseSync(stateFile(o), { readOnly: true });
 	try {
 		return storedFrom(
 			db

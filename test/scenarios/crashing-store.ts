@@ -45,6 +45,9 @@ export class CrashingStore implements StateStore {
 	due(ns: string, now: number, limit: number) {
 		return this.inner.due(ns, now, limit);
 	}
+	counters(ns: string, prefix: string) {
+		return this.inner.counters(ns, prefix);
+	}
 	close() {
 		return this.inner.close();
 	}

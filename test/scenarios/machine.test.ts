@@ -18,6 +18,7 @@ describe('compiled scenario machine', () => {
 				'countTry',
 				'findOrder',
 				'handOff',
+				'note',
 				'prepareJump',
 				'release',
 				'reply',

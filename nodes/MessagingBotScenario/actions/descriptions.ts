@@ -8,8 +8,8 @@ export const workflowsProperty: INodeProperties = {
 	placeholder: 'Add Workflow',
 	typeOptions: { multipleValues: true },
 	default: {},
-	// Get Diagram runs nothing; the other operations may reach a "call" step.
-	displayOptions: { hide: { operation: ['getDiagram'] } },
+	// Get Diagram and Get Analytics run nothing; the other operations may reach a "call" step.
+	displayOptions: { hide: { operation: ['getDiagram', 'getAnalytics'] } },
 	description:
 		'The workflows the scenario\'s "call" steps run, by the name the scenario gives them. Each gets one item with the inputs and answers with its first output item.',
 	options: [

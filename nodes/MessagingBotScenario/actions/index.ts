@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { workflowsProperty } from './descriptions';
 import { getDiagram } from './diagram.operation';
 import { fireTimers } from './fireTimers.operation';
+import { getAnalytics } from './getAnalytics.operation';
 import { getConversation } from './getConversation.operation';
 import { handleMessage } from './handleMessage.operation';
 import { release } from './release.operation';
@@ -16,6 +17,7 @@ export const operations: Record<string, ScenarioOperation | OfflineOperation> = 
 	release,
 	getConversation,
 	getDiagram,
+	getAnalytics,
 	testConversation,
 };
 
@@ -27,6 +29,13 @@ export const operationProperty: INodeProperties = {
 	noDataExpression: true,
 	default: 'handleMessage',
 	options: [
+		{
+			name: 'Get Analytics',
+			value: 'getAnalytics',
+			action: 'Get the funnel analytics',
+			description:
+				'How conversations went over a period: per state entered, dropped off, time to the next state and where they went; a summary per scenario version',
+		},
 		{
 			name: 'Get Conversation',
 			value: 'getConversation',

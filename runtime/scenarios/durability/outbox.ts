@@ -80,7 +80,9 @@ export class OutboxRunner {
 		dequeue?: Parameters<ConversationStore['write']>[4],
 	): Promise<Drained | undefined> {
 		const held = this.leaseFirst(next, now);
-		const saved = await this.options.conversations.write(key, next, base.version, now, dequeue);
+		const saved = await this.options.conversations.write(key, next, base.version, now, dequeue, {
+			before: base.record,
+		});
 		return saved ? await this.drain(key, saved, held) : undefined;
 	}
 
@@ -128,7 +130,8 @@ export class OutboxRunner {
 			state.leased = undefined;
 		}
 		const now = this.options.clock.now();
-		let record = current.record;
+		const before = current.record;
+		let record = before;
 		let changed = false;
 		const settled = state.outcome && this.settle(record, state.outcome);
 		if (settled) {
@@ -149,7 +152,16 @@ export class OutboxRunner {
 			changed = true;
 		}
 		if (!changed) return;
-		const written = await this.options.conversations.write(key, record, current.version, now);
+		const written = await this.options.conversations.write(
+			key,
+			record,
+			current.version,
+			now,
+			undefined,
+			{
+				before,
+			},
+		);
 		if (written === null) {
 			// Another writer: reload, re-apply the outcome we hold, lease again.
 			const reloaded = await this.options.conversations.read(key);

@@ -1,5 +1,7 @@
 import type { StateStore, WriteOptions } from '../../stores/types';
+import { COUNTERS_NAMESPACE, increments } from './counter-keys';
 import { decodeRecord, encodeRecord, unfinished, type ConversationRecord } from './record';
+import { stepTally } from './step-tally';
 
 /**
  * A record with the version it was read or written at: what the next compare-and-set writes over.
@@ -24,6 +26,8 @@ export class ConversationStore {
 			retentionMs: number;
 			/** When to look again at an effect left pending with nobody performing it. */
 			recheckMs: number;
+			/** Count the steps (analytics) under this scope, each day kept this long; none without. */
+			counters?: { scope: string; daysKept: number };
 		},
 	) {}
 
@@ -38,7 +42,8 @@ export class ConversationStore {
 
 	/**
 	 * One compare-and-set; null when another writer got there first (the caller reloads).
-	 * `dequeue`: the inbox entries the write applied, taken out with it.
+	 * `dequeue`: the inbox entries the write applied, taken out with it. `step`: the write saves a
+	 * step over `before`, whose counts (step-tally.ts) go in the same write.
 	 */
 	async write(
 		key: string,
@@ -46,7 +51,9 @@ export class ConversationStore {
 		expectedVersion: number,
 		now: number,
 		dequeue?: WriteOptions['dequeue'],
+		step?: { before: ConversationRecord | undefined },
 	): Promise<Versioned | null> {
+		const counters = step && this.countersOf(step.before, record, now);
 		const version = await this.store.write(
 			this.namespace,
 			key,
@@ -56,9 +63,23 @@ export class ConversationStore {
 				dueAt: this.dueAt(record, now),
 				expiresAt: now + this.options.retentionMs,
 				...(dequeue ? { dequeue } : {}),
+				...(counters ? { counters } : {}),
 			},
 		);
 		return version === null ? null : { record, version };
+	}
+
+	private countersOf(
+		before: ConversationRecord | undefined,
+		after: ConversationRecord,
+		now: number,
+	): WriteOptions['counters'] {
+		const options = this.options.counters;
+		if (!options) return undefined;
+		const counts = stepTally(before, after, now);
+		if (counts.length === 0) return undefined;
+		const hashes = increments(options.scope, counts, now, options.daysKept);
+		return { namespace: COUNTERS_NAMESPACE, hashes };
 	}
 
 	/** Keys whose timer or unfinished effect is due at `now`. */

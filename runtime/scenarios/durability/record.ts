@@ -29,6 +29,8 @@ export interface OutboxEntry {
 	sentId?: string;
 	/** A workflow call's outcome. */
 	result?: CallResult;
+	/** Its outcome is in the analytics counters (step-tally.ts). */
+	counted?: boolean;
 }
 
 export interface ConversationRecord {
@@ -48,6 +50,8 @@ export interface ConversationRecord {
 	updatedAt: number;
 	/** The latest own time (ms) of a message applied: an older one arriving now is late. */
 	lastSentAt?: number;
+	/** When it entered its current state (the analytics' time to the next state). */
+	enteredAt?: number;
 }
 
 /**

@@ -1,12 +1,9 @@
-import type { Clock } from '../../api/clock';
 import type { StateStore } from '../../stores/types';
 import { ScenarioValidationError } from '../format/issue';
 import { validateScenarioSet } from '../format/validate';
 import type { CompiledScenario } from '../machine/compile';
-import type { CancellableWait } from '../durability/lease-keeper';
-import { arrivalHistoryOf, type ReorderMode } from './release-policy';
+import { arrivalHistoryOf } from './release-policy';
 import { OutboxRunner } from '../durability/outbox';
-import type { ScenarioApi } from '../durability/perform-effect';
 import {
 	conversationKey,
 	view,
@@ -15,7 +12,6 @@ import {
 } from '../durability/record';
 import { ConversationStore } from '../durability/record-store';
 import { AGAIN, BOUNDS, keptChanging, retry } from '../durability/retry';
-import type { WorkflowPort } from '../durability/workflow-call';
 import { DueRunner, type TimerResult } from './due';
 import {
 	encodeInbound,
@@ -27,54 +23,13 @@ import {
 import { InboxApplier } from './inbox-applier';
 import { KeyedQueue } from './keyed-queue';
 import { CarryOver, recordsNamespace } from './carry-over';
-import type { HandleResult, LatePolicy } from './results';
+import type { HandleResult } from './results';
 import { Stepper } from './stepper';
+import type { EngineOptions } from './options';
+import { readAnalytics, type AnalyticsQuery, type AnalyticsReport } from './analytics';
+import { DEFAULT_DAYS_KEPT } from '../durability/counter-keys';
 
-export interface EngineOptions {
-	/** Compiled scenarios; conversations start in `entry` (default: the first). */
-	scenarios: readonly CompiledScenario[];
-	entry?: string;
-	store: StateStore;
-	api: ScenarioApi;
-	/** Runs the workflows of "call" steps (the Scenario node: n8n's executeWorkflow). */
-	workflows?: WorkflowPort;
-	/** `sleep` is needed only with a reorder window. */
-	clock: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
-	/**
-	 * Whose conversations these are, in the store: engines with the same scope share them (default
-	 * "default"; the Scenario node gives `conversationScope()` of its scenario).
-	 */
-	scope?: string;
-	/** Where older versions kept these conversations: carried over from there on first use. */
-	formerScope?: string;
-	/** How long a message id is remembered against redeliveries (default 48 h, as the trigger's). */
-	dedupeTtlMs?: number;
-	/** How long a worker may take to perform one effect before another treats it as crashed. */
-	leaseMs?: number;
-	/**
-	 * A cancellable wait in real time (n8n's `sleep` with a signal), so a lease is renewed while
-	 * its effect waits for the request budget. Without it, leases are not renewed.
-	 */
-	wait?: CancellableWait;
-	/** Attempts at an effect the service certainly refused, before it is marked failed. */
-	maxAttempts?: number;
-	/**
-	 * The longest an accepted message waits for earlier-written ones of the same client to arrive
-	 * (default 0: applied in the order accepted).
-	 */
-	reorderWindowMs?: number;
-	/**
-	 * adaptive (default): a message waits only as long as deliveries have lately overtaken each
-	 * other (release-policy.ts); fixed: every message waits the whole window.
-	 */
-	reorderMode?: ReorderMode;
-	/** Default ignore: a late message is recorded as late and steps nothing. */
-	latePolicy?: LatePolicy;
-	/** How long a conversation is kept after its last change (default 30 days). */
-	retentionMs?: number;
-	/** How long an accepted message may wait before the scheduled run applies it (default 15 s). */
-	stalledAfterMs?: number;
-}
+export type { EngineOptions } from './options';
 
 export interface DueWork {
 	/** Accepted messages whose execution stopped before applying them. */
@@ -103,6 +58,7 @@ export class ScenarioEngine {
 	private readonly store: StateStore;
 	private readonly clock: EngineOptions['clock'];
 	private readonly inbox: string;
+	private readonly scope: string;
 	private readonly conversations: ConversationStore;
 	private readonly outbox: OutboxRunner;
 	private readonly dueRunner: DueRunner;
@@ -132,9 +88,14 @@ export class ScenarioEngine {
 			stalledAfterMs: options.stalledAfterMs ?? 15_000,
 		};
 		const leaseMs = options.leaseMs ?? 60_000;
+		this.scope = scope;
+		const analytics = options.analytics ?? {};
 		this.conversations = new ConversationStore(options.store, recordsNamespace(scope), {
 			retentionMs: options.retentionMs ?? 30 * DAY,
 			recheckMs: Math.min(leaseMs, 30_000),
+			...(analytics
+				? { counters: { scope, daysKept: analytics.daysKept ?? DEFAULT_DAYS_KEPT } }
+				: {}),
 		});
 		this.outbox = new OutboxRunner({
 			conversations: this.conversations,
@@ -169,6 +130,15 @@ export class ScenarioEngine {
 			arrivals: arrivalHistoryOf(this.inbox),
 			latePolicy: this.settings.latePolicy,
 		});
+	}
+
+	/** The funnel of this scope's conversations over a period (analytics.ts). */
+	async analytics(query: AnalyticsQuery): Promise<AnalyticsReport> {
+		const order = (id: string) => {
+			const compiled = this.scenarios.get(id);
+			return compiled && [...compiled.stateNames];
+		};
+		return await readAnalytics(this.store, { ...query, scope: this.scope, order });
 	}
 
 	/**

@@ -5,6 +5,7 @@ import type { ConversationStore, Versioned } from '../durability/record-store';
 import type { OutboxRunner } from '../durability/outbox';
 import type { ScenarioApi } from '../durability/perform-effect';
 import { AGAIN, BOUNDS, retry } from '../durability/retry';
+import { noteStep, stepFacts } from '../durability/step-tally';
 import { decodeInbound, nextInOrder, type Inbound } from './inbox';
 import { holdMs, type ArrivalHistory, type ReorderSettings } from './release-policy';
 import type { HandleResult, LatePolicy } from './results';
@@ -108,6 +109,7 @@ export class InboxApplier {
 			return await this.setAsideLate(key, message.message_id, loaded, now, taken);
 		const profile = await this.profileFor(record, message.client_id);
 		const stepped = this.options.stepper.stepMessage(record, message, profile, now);
+		if (late) noteStep(stepped.record, { event: 'message', ...stepFacts(stepped.record), late });
 		const lastSentAt = Math.max(record?.lastSentAt ?? -Infinity, sentAt ?? -Infinity);
 		if (Number.isFinite(lastSentAt)) stepped.record.lastSentAt = lastSentAt;
 		// One write saves the step, takes the message out of the inbox and leases the first effect.
@@ -144,7 +146,14 @@ export class InboxApplier {
 			timer: handoff ? null : record.timer,
 			updatedAt: now,
 		};
-		const saved = await this.options.conversations.write(key, next, loaded.version, now, taken);
+		const saved = await this.options.conversations.write(
+			key,
+			noteStep(next, { event: 'late' }),
+			loaded.version,
+			now,
+			taken,
+			{ before: record },
+		);
 		if (!saved) return undefined;
 		return {
 			status: 'late',

@@ -8,6 +8,7 @@ import {
 	type ConversationRecord,
 	type OutboxEntry,
 } from '../durability/record';
+import { noteStep } from '../durability/step-tally';
 import type { MessageReceived } from './inbox';
 import type { ClientProfile, MessageFields } from '../format/templates';
 
@@ -140,12 +141,13 @@ export class Stepper {
 		const current = record && !record.ended ? this.current(record) : undefined;
 		if (record && !record.ended && !current?.snapshot && record.snapshot.context.handedOff) {
 			// A human has the client: the bot stays silent, whatever changed in the scenario.
+			const silenced = {
+				...record,
+				handled: [...record.handled, message.message_id].slice(-HANDLED_LIMIT),
+				updatedAt: now,
+			};
 			return {
-				record: {
-					...record,
-					handled: [...record.handled, message.message_id].slice(-HANDLED_LIMIT),
-					updatedAt: now,
-				},
+				record: noteStep(silenced, { event: 'message' }),
 				outcome: { status: 'silenced', handoff: false },
 			};
 		}
@@ -180,6 +182,7 @@ export class Stepper {
 			message: fields,
 		});
 		next.handled = [...(record?.handled ?? []), message.message_id].slice(-HANDLED_LIMIT);
+		noteStep(next, { event: 'message', started: status === 'started', notes: step.notes });
 		const handoff = !handedOffBefore && next.snapshot.context.handedOff;
 		return { record: next, outcome: { status, handoff, restart } };
 	}
@@ -201,11 +204,12 @@ export class Stepper {
 			now,
 			timer: 'arm',
 		});
-		return {
+		const resumed = {
 			...next,
 			outbox: [...record.outbox, ...next.outbox.filter((e) => e.id > record.seq)],
 			...(record.lastSentAt === undefined ? {} : { lastSentAt: record.lastSentAt }),
 		};
+		return noteStep(resumed, { event: 'result', notes: step.notes });
 	}
 
 	/** The record after its silence timer fired (the timer is known to be due). */
@@ -217,12 +221,13 @@ export class Stepper {
 			return { ...record, timer: null, updatedAt: now };
 		const step = current.compiled.step(current.snapshot, { type: 'TIMER' });
 		const rearm = current.compiled.document.states[timer.state]?.after?.target !== undefined;
-		return this.recordAfterStep(record, current.compiled, step, {
+		const next = this.recordAfterStep(record, current.compiled, step, {
 			cause: `timer@${timer.dueAt}`,
 			now,
 			// A timer that stays in its state fires once; one that moves arms the next state's.
 			timer: rearm ? 'arm' : 'clear',
 		});
+		return noteStep(next, { event: 'timer', notes: step.notes });
 	}
 
 	/** The record after a human gave the conversation back to the bot. */
@@ -234,11 +239,12 @@ export class Stepper {
 			return { ...record, snapshot: { ...record.snapshot, context }, updatedAt: now };
 		}
 		const step = current.compiled.step(current.snapshot, { type: 'RELEASE' });
-		return this.recordAfterStep(record, current.compiled, step, {
+		const next = this.recordAfterStep(record, current.compiled, step, {
 			cause: `release@${now}`,
 			now,
 			timer: 'arm',
 		});
+		return noteStep(next, { event: 'release', notes: step.notes });
 	}
 }
 

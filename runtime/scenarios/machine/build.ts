@@ -109,7 +109,10 @@ class MachineBuilder {
 			...(def.capture ? this.capture(def.capture) : []),
 		];
 		const fallback = def.fallback ?? this.doc.fallback;
-		if (fallback !== undefined) message.push({ actions: [this.reply(fallback)] });
+		if (fallback !== undefined)
+			message.push({
+				actions: [{ type: 'note', params: { note: 'fallback' } }, this.reply(fallback)],
+			});
 		const on: OnConfig = { MESSAGE: message };
 		if (def.after) on.TIMER = this.timer(def.after);
 		return def.choose ? { entry, on, always: this.choose(def.choose) } : { entry, on };
@@ -209,10 +212,15 @@ class MachineBuilder {
 			},
 			{
 				guard: { type: 'triesLeft', params: { retries: capture.retries } },
-				actions: [{ type: 'countTry' }, this.reply(capture.retry)],
+				actions: [
+					{ type: 'countTry' },
+					{ type: 'note', params: { note: 'retry' } },
+					this.reply(capture.retry),
+				],
 			},
 			{
 				actions: [
+					{ type: 'note', params: { note: 'giveUp' } },
 					...(giveUp.say === undefined ? [] : [this.reply(giveUp.say)]),
 					...this.actions(giveUp.actions),
 				],

@@ -6,6 +6,7 @@ import type {
 	Effect,
 	MachineInput,
 	ScenarioEvent,
+	StepNote,
 	WorkflowEffect,
 } from './setup';
 import type { TagChange } from '../../tags';
@@ -28,6 +29,8 @@ export interface PersistedSnapshot {
 export interface Step {
 	snapshot: ScenarioSnapshot;
 	effects: Effect[];
+	/** What the step did besides its effects (counted by the analytics). */
+	notes: StepNote[];
 }
 
 export interface CompiledScenario {
@@ -81,8 +84,10 @@ function collect([snapshot, actions]: [
 	Array<{ type: string; params?: unknown }>,
 ]): Step {
 	const effects: Effect[] = [];
+	const notes: StepNote[] = [];
 	for (const action of actions) {
-		if (action.type === 'reply') {
+		if (action.type === 'note') notes.push((action.params as { note: StepNote }).note);
+		else if (action.type === 'reply') {
 			const text = (action.params as { text: string }).text.trim();
 			// A template that rendered to nothing sends nothing; an overlong one is cut to fit (A11).
 			if (text) effects.push({ kind: 'reply', text: text.slice(0, MAX_TEXT) });
@@ -93,7 +98,7 @@ function collect([snapshot, actions]: [
 			effects.push({ kind: 'tags', add: [...add], remove: [...remove] });
 		}
 	}
-	return { snapshot, effects };
+	return { snapshot, effects, notes };
 }
 
 /** Whether anything reads the client's profile: a client.* template other than the id, or a tag. */

@@ -78,6 +78,9 @@ export type Effect =
 	  };
 
 export type WorkflowEffect = Extract<Effect, { kind: 'workflow' }>;
+
+/** What a step did that its effects do not show: the fallback answered, a capture retried or gave up. */
+export type StepNote = 'fallback' | 'retry' | 'giveUp';
 type CallParams = Omit<WorkflowEffect, 'kind'>;
 
 /** Reserved states: the conversation ended, or continues in another scenario. */
@@ -103,6 +106,8 @@ export const machineSetup = setup({
 		reply: effect<{ text: string }>(),
 		updateTags: effect<TagChange>(),
 		callWorkflow: effect<CallParams>(),
+		// Marks what a step did, for the analytics counters: nothing runs.
+		note: effect<{ note: StepNote }>(),
 		// Context changes.
 		applyTags: assign(({ context }, change: TagChange) => ({
 			client: { ...context.client, tags: changeTags(context.client.tags, change) },

@@ -12,6 +12,7 @@ import { renderDiagram } from './diagram';
 import { renderPicture, renderPng } from './picture';
 // Studio hook: the studio command is its own module.
 import { STUDIO_USAGE, runStudioCli } from '../../studio/server/command';
+import { STATS_USAGE, runStats } from './stats-command';
 import { scenarioWarnings } from '../format/warnings';
 import { issueInWords, jsonErrorInWords } from '../format/wording';
 
@@ -24,6 +25,7 @@ Commands:
                       --out FILE writes it to a file, which png needs)
   chat FILE...       talk to the scenario in the terminal (more files: scenarios it may jump to)
 ${STUDIO_USAGE}
+${STATS_USAGE}
 
 Chat options:
   --client ID          the client you play (default cl_local)
@@ -43,6 +45,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 	const [command, ...rest] = argv;
 	// Studio hook: the studio parses its own arguments and keeps serving after this returns.
 	if (command === 'studio') return runStudioCli(rest, io);
+	if (command === 'stats') return await runStats(rest, io);
 	let options: ReturnType<typeof readArgs>;
 	try {
 		options = readArgs(rest);

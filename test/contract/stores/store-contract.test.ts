@@ -1,48 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: temporary files, never loaded by n8n */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
-import { Redis } from 'ioredis';
-
-import { MemoryStore, type StateStore } from '../../../runtime/stores';
+import type { StateStore } from '../../../runtime/stores';
 import { pingRedis, RedisStore } from '../../../runtime/stores/redis';
-import { SqliteStore } from '../../../runtime/stores/sqlite';
+import { backends, cleanUp } from './backends';
 
-type Backend = {
-	name: string;
-	open(now: () => number): StateStore;
-	reopen?: (now: () => number) => StateStore;
-};
-
-const dir = mkdtempSync(path.join(tmpdir(), 'mb-stores-'));
-let fileNo = 0;
-let lastFile = '';
-// The machine's Redis (the one n8n queue mode would use); each test gets its own key prefix.
-const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
-const redisRun = `mb-contract-${process.pid}-${Date.now()}`;
-let lastPrefix = '';
-afterAll(async () => {
-	rmSync(dir, { recursive: true, force: true });
-	const redis = new Redis(REDIS_URL);
-	const keys = await redis.keys(`${redisRun}*`);
-	if (keys.length > 0) await redis.del(...keys);
-	await redis.quit();
-});
-
-const backends: Backend[] = [
-	{ name: 'memory', open: (now) => new MemoryStore(now) },
-	{
-		name: 'sqlite',
-		open: (now) => new SqliteStore((lastFile = path.join(dir, `s${++fileNo}.sqlite`)), now),
-		reopen: (now) => new SqliteStore(lastFile, now),
-	},
-	{
-		name: 'redis',
-		open: (now) => new RedisStore(REDIS_URL, (lastPrefix = `${redisRun}-${++fileNo}`), now),
-		reopen: (now) => new RedisStore(REDIS_URL, lastPrefix, now),
-	},
-];
+afterAll(cleanUp);
 
 // One contract, every backend: what the trigger and the scenario engine rely on.
 describe.each(backends)('state store contract: $name', (backend) => {

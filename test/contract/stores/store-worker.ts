@@ -5,8 +5,11 @@ import type { StateStore } from '../../../runtime/stores/types';
 
 /**
  * One of several processes hammering one store at once: compare-and-set increments of a shared
- * counter, and appends of ids that every process also appends. Prints what it won as JSON.
+ * counter (each counting itself in the store's counters), and appends of ids that every process
+ * also appends. Prints what it won as JSON.
  */
+const DAY = 86_400_000;
+
 async function main(): Promise<void> {
 	const [kind, where, name, rounds] = process.argv.slice(2);
 	const open = (): StateStore =>
@@ -30,7 +33,13 @@ async function main(): Promise<void> {
 		for (;;) {
 			const current = await store.read('counter', 'n');
 			const value = String(Number(current?.value ?? 0) + 1);
-			if ((await store.write('counter', 'n', value, current?.version ?? 0)) !== null) break;
+			// Each applied step counts itself in the same write: a lost compare-and-set counts nothing.
+			const counters = {
+				namespace: 'counted',
+				hashes: [{ key: 'day', incr: { steps: 1, [`by:${me}`]: 1 }, expiresAt: Date.now() + DAY }],
+			};
+			const written = await store.write('counter', 'n', value, current?.version ?? 0, { counters });
+			if (written !== null) break;
 			conflicts++;
 		}
 		if ((await store.enqueue('inbox', 'q', [`m:${i}`], `${me}:${i}`, 60_000)) !== null)

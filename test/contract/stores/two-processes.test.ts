@@ -82,8 +82,56 @@ describe.each([
 		expect(await store.queued('inbox', 'q', 10_000)).toHaveLength(ROUNDS);
 		// The processes really overlapped: some writes met another's first.
 		expect(outcomes.reduce((n, o) => n + o.conflicts, 0)).toBeGreaterThan(0);
+		// Each applied step counted once, by the process that applied it; lost ones not at all.
+		const [counted] = await store.counters('counted', 'day');
+		expect(counted.fields.steps).toBe(PROCESSES * ROUNDS);
+		const byProcess = outcomes.map((_, i) => counted.fields[`by:p${i}`] ?? 0);
+		expect(byProcess.reduce((a, b) => a + b, 0)).toBe(PROCESSES * ROUNDS);
+	}, 60_000);
+
+	it('counts exactly the steps applied when the processes are killed mid-burst', async () => {
+		const killed = await killMidBurst(kind, where(), async () =>
+			Number((await store.read('counter', 'n'))?.value ?? 0),
+		);
+		const applied = Number((await store.read('counter', 'n'))?.value);
+		expect(applied).toBeGreaterThan(killed.before);
+		// Dead indeed: nothing moves any more.
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(Number((await store.read('counter', 'n'))?.value)).toBe(applied);
+		const [counted] = await store.counters('counted', 'day');
+		expect(counted.fields.steps).toBe(applied);
 	}, 60_000);
 });
+
+/** Starts the workers on an endless burst, and SIGKILLs them once it is well under way. */
+async function killMidBurst(
+	kind: string,
+	where: string,
+	applied: () => Promise<number>,
+): Promise<{ before: number }> {
+	const before = await applied();
+	// Node itself with tsx's loader (not tsx's CLI, which runs a second process): SIGKILL hits the worker.
+	const children = Array.from({ length: 2 }, (_, i) =>
+		spawn(
+			process.execPath,
+			['--import', 'tsx', worker, kind, where, `${prefix}#k${i}`, '1000000'],
+			{
+				stdio: ['pipe', 'pipe', 'inherit'],
+			},
+		),
+	);
+	await Promise.all(
+		children.map(
+			(child) => new Promise((resolve) => child.stdout.once('data', () => resolve(undefined))),
+		),
+	);
+	for (const child of children) child.stdin.end('go\n');
+	while ((await applied()) < before + 300) await new Promise((r) => setTimeout(r, 10));
+	const exits = children.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+	for (const child of children) child.kill('SIGKILL');
+	await Promise.all(exits);
+	return { before };
+}
 
 describe('sqlite: a file written before records could expire', () => {
 	it('is opened by several processes at once: the column is added once, nothing is lost', async () => {

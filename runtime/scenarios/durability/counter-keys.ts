@@ -1,0 +1,125 @@
+import type { CounterIncrements } from '../../stores/types';
+
+/**
+ * Where the analytics counters live: one hash per scope, scenario version and UTC day (field per
+ * counter), and one per scope and scenario version for the conversations in each state now.
+ * Every part is URI-encoded, so `|`, `:` and `>` are free to separate them.
+ */
+export const COUNTERS_NAMESPACE = 'scenario-analytics';
+export const DEFAULT_DAYS_KEPT = 90;
+export const DAY_MS = 86_400_000;
+const LIVE = 'now';
+
+export interface ScenarioRef {
+	id: string;
+	version: number;
+}
+
+/** A counter hash's key, taken apart. `day` is undefined for the "in each state now" hash. */
+export interface CounterKey {
+	scope: string;
+	scenario: ScenarioRef;
+	day?: string;
+}
+
+const enc = encodeURIComponent;
+
+/** The UTC day of a moment, as YYYY-MM-DD. */
+export function dayOf(ms: number): string {
+	return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * Names are built on every step's write: each is made once and kept (a bounded cache, cleared
+ * when full), so counting costs the step a few map lookups.
+ */
+function cached<A extends string | number>(make: (...parts: A[]) => string) {
+	const known = new Map<string, string>();
+	return (...parts: A[]): string => {
+		const id = parts.join('\u0000');
+		let name = known.get(id);
+		if (name === undefined) {
+			if (known.size >= 10_000) known.clear();
+			name = make(...parts);
+			known.set(id, name);
+		}
+		return name;
+	};
+}
+
+export function scopePrefix(scope: string): string {
+	return `${enc(scope)}|`;
+}
+
+const keyOf = cached<string | number>(
+	(scope, id, version, day) => `${scopePrefix(String(scope))}${enc(String(id))}@${version}|${day}`,
+);
+
+export function counterKey(scope: string, scenario: ScenarioRef, day?: string): string {
+	return keyOf(scope, scenario.id, scenario.version, day ?? LIVE);
+}
+
+export function parseCounterKey(key: string): CounterKey | undefined {
+	const [scope, ref, day] = key.split('|');
+	const at = ref?.lastIndexOf('@') ?? -1;
+	if (day === undefined || at < 0) return undefined;
+	const scenario = { id: decodeURIComponent(ref.slice(0, at)), version: Number(ref.slice(at + 1)) };
+	return { scope: decodeURIComponent(scope), scenario, ...(day === LIVE ? {} : { day }) };
+}
+
+/** Counter field names: a counter, or a counter of one state or edge. */
+export const field = {
+	of: cached<string>((name, state) => `${name}:${enc(state)}`),
+	edge: cached<string>((from, to) => `edge:${enc(from)}>${enc(to)}`),
+	wait: cached<string | number>((state, bucket) => `wait:${enc(String(state))}:${bucket}`),
+};
+
+/** A field taken apart: its counter name and the states it names. */
+export function parseField(name: string): { counter: string; states: string[]; bucket?: number } {
+	const [counter, rest, bucket] = name.split(':');
+	if (rest === undefined) return { counter, states: [] };
+	const states = rest.split('>').map(decodeURIComponent);
+	return { counter, states, ...(bucket === undefined ? {} : { bucket: Number(bucket) }) };
+}
+
+/**
+ * Waits in log-spaced buckets (each √2 wider than the last, from a second): the median of a
+ * histogram of counters stays a counter, and a state never holds more than about fifty of them.
+ */
+export function waitBucket(ms: number): number {
+	return Math.max(0, Math.ceil(2 * Math.log2(Math.max(1, ms / 1000))));
+}
+
+/** The longest wait in a bucket (ms). */
+export function bucketLimitMs(bucket: number): number {
+	return Math.round(1000 * 2 ** (bucket / 2));
+}
+
+/** A step's counts per scenario version: to its day's hash, and to its "in each state now" hash. */
+export interface VersionCounts {
+	scenario: ScenarioRef;
+	day: Record<string, number>;
+	live: Record<string, number>;
+}
+
+let lastDay = { number: -1, day: '' };
+
+/** A step's counts as the store's increments, each hash kept `daysKept` days after its day. */
+export function increments(
+	scope: string,
+	counts: readonly VersionCounts[],
+	now: number,
+	daysKept: number,
+): CounterIncrements[] {
+	const dayNumber = Math.floor(now / DAY_MS);
+	if (dayNumber !== lastDay.number) lastDay = { number: dayNumber, day: dayOf(now) };
+	const expiresAt = (dayNumber + 1 + daysKept) * DAY_MS;
+	const hashes: CounterIncrements[] = [];
+	for (const { scenario, day, live } of counts) {
+		if (Object.keys(day).length > 0)
+			hashes.push({ key: counterKey(scope, scenario, lastDay.day), incr: day, expiresAt });
+		if (Object.keys(live).length > 0)
+			hashes.push({ key: counterKey(scope, scenario), incr: live, expiresAt });
+	}
+	return hashes;
+}

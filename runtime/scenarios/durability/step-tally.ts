@@ -1,0 +1,119 @@
+import type { StepNote } from '../machine/setup';
+import { field, waitBucket, type ScenarioRef, type VersionCounts } from './counter-keys';
+import type { ConversationRecord, OutboxEntry } from './record';
+
+/**
+ * What one step counts, from the record before and after it and what the stepper noted about it:
+ * the analytics counters (counter-keys.ts) written in the same compare-and-set as the record, so a
+ * step lost to another writer counts nothing and a step saved counts once.
+ */
+
+/** What the stepper knows of a step that the records before and after do not show. */
+export interface StepFacts {
+	event: 'message' | 'timer' | 'release' | 'result' | 'late';
+	/** A conversation (re)started: new, ended before, or its state gone from its scenario. */
+	started?: boolean;
+	/** A message older than one already applied, applied all the same (the "apply" late policy). */
+	late?: boolean;
+	notes?: readonly StepNote[];
+}
+
+// Facts travel with the record the stepper built, never stored: only the write that saves it reads them.
+const factsOf = new WeakMap<ConversationRecord, StepFacts>();
+
+export function noteStep<R extends ConversationRecord>(record: R, facts: StepFacts): R {
+	factsOf.set(record, facts);
+	return record;
+}
+
+export function stepFacts(record: ConversationRecord): StepFacts | undefined {
+	return factsOf.get(record);
+}
+
+const NOTE_COUNTERS: Record<StepNote, string> = {
+	fallback: 'fallback',
+	retry: 'retry',
+	giveUp: 'giveup',
+};
+
+/**
+ * The counts of writing `after` over `before`. Marks in `after` what it counted (its outcomes,
+ * the time it entered its state), so the next write does not count them again.
+ */
+export function stepTally(
+	before: ConversationRecord | undefined,
+	after: ConversationRecord,
+	now: number,
+): VersionCounts[] {
+	const counts: VersionCounts[] = [];
+	const add = (scenario: ScenarioRef, name: string, n = 1, live = false) => {
+		let found = counts.find(
+			(c) => c.scenario.id === scenario.id && c.scenario.version === scenario.version,
+		);
+		if (!found) counts.push((found = { scenario, day: {}, live: {} }));
+		const hash = live ? found.live : found.day;
+		hash[name] = (hash[name] ?? 0) + n;
+	};
+	// Read once: a later write of the same record (its outbox drained) is not the step again.
+	const facts = factsOf.get(after);
+	factsOf.delete(after);
+	const from = before?.scenario;
+	const prev = before?.snapshot.value;
+	const next = after.snapshot.value;
+	const started = !before || (facts?.started ?? false);
+	const moved =
+		started ||
+		prev !== next ||
+		from?.id !== after.scenario.id ||
+		from.version !== after.scenario.version;
+	const wasLive = !!before && !before.ended;
+	countEvents(add, before, after, facts, started);
+	if (before && from && prev !== undefined && wasLive && moved) {
+		// A transition counts its edge; leaving otherwise (a restart, a new version) counts as left.
+		if (!started && prev !== next) add(from, field.edge(prev, next));
+		else add(from, field.of('left', prev));
+		if (before.enteredAt !== undefined)
+			add(from, field.wait(prev, waitBucket(now - before.enteredAt)));
+	}
+	if (moved) {
+		add(after.scenario, field.of('entered', next));
+		after.enteredAt = now;
+	} else if (before?.enteredAt !== undefined) after.enteredAt = before.enteredAt;
+	// The conversations in each state now: live ones, counted where they are.
+	if (from && prev !== undefined && wasLive && (moved || after.ended)) add(from, prev, -1, true);
+	if (!after.ended && (moved || !wasLive)) add(after.scenario, next, 1, true);
+	for (const entry of after.outbox) countOutcome(add, after.scenario, entry);
+	return counts;
+}
+
+type Add = (scenario: ScenarioRef, name: string, n?: number) => void;
+
+function countEvents(
+	add: Add,
+	before: ConversationRecord | undefined,
+	after: ConversationRecord,
+	facts: StepFacts | undefined,
+	started: boolean,
+): void {
+	const to = after.scenario;
+	const where = before?.snapshot.value ?? after.snapshot.value;
+	if (started) add(to, 'started');
+	if (after.ended && (started || !before?.ended)) add(to, 'ended');
+	const handedOff = !!before && !before.ended && before.snapshot.context.handedOff;
+	if (!handedOff && after.snapshot.context.handedOff) add(to, 'handoff');
+	if (handedOff && !after.snapshot.context.handedOff && !started) add(to, 'release');
+	if (facts?.event === 'message') add(to, 'messages');
+	if (facts?.event === 'late' || facts?.late) add(to, 'late');
+	if (facts?.event === 'timer' && before) add(before.scenario, field.of('timer', where));
+	for (const note of facts?.notes ?? []) add(to, field.of(NOTE_COUNTERS[note], where));
+}
+
+/** An effect's outcome is counted with the write that records it, once. */
+function countOutcome(add: Add, scenario: ScenarioRef, entry: OutboxEntry): void {
+	if (entry.counted || entry.status === 'pending' || entry.status === 'sending') return;
+	entry.counted = true;
+	const kind = entry.effect.kind;
+	if (kind === 'reply') add(scenario, `reply:${entry.status === 'done' ? 'sent' : entry.status}`);
+	else if (kind === 'workflow') add(scenario, `call:${entry.result?.outcome ?? entry.status}`);
+	else add(scenario, `tags:${entry.status}`);
+}

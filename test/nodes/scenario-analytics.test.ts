@@ -1,0 +1,161 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: temporary files and the example workflow, never loaded by n8n */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
+import type { INode } from 'n8n-workflow';
+
+import { admin, apiCredential, sentTexts, useEmulator } from '../helpers/emulator';
+import { outputOf, runWorkflow } from '../helpers/n8n';
+import { chain, itemsInto, itemsNode, scenarioNode } from '../helpers/workflows';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'mb-analytics-'));
+afterAll(async () => {
+	await closeSharedSqliteStores();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+const SHOP = JSON.stringify({
+	id: 'shop',
+	version: 1,
+	start: 'welcome',
+	states: {
+		welcome: { messages: ['Hi'], on: [{ match: { equals: 'order' }, target: 'ask' }] },
+		ask: {
+			messages: ['Number?'],
+			capture: {
+				into: 'n',
+				check: 'number',
+				retry: 'A number please',
+				retries: 1,
+				giveUp: { target: 'human' },
+				target: 'done',
+			},
+		},
+		done: { messages: ['Thanks'], end: true },
+		human: { messages: ['A person will answer'], actions: [{ handoff: true }] },
+	},
+});
+
+const message = (client: string, text: string, n: number) => ({
+	event: 'message.received',
+	message_id: `m_${client}_${n}`,
+	client_id: client,
+	bot_id: 'bot_shop',
+	text,
+});
+
+describe('Messaging Bot Scenario node: Get Analytics', () => {
+	const emulator = useEmulator({ rateLimit: 100_000 });
+	const credentials = () => ({ messagingBotApi: apiCredential(emulator()) });
+	beforeEach(async () => {
+		await admin(emulator(), 'POST', '/reset');
+	});
+
+	it('gives one item per state and a summary of the conversations the node stepped', async () => {
+		const options = { statePath: path.join(dir, 'state.sqlite'), analyticsDays: 30 };
+		const messages = [
+			...['hi', 'order', '12'].map((text, i) => message('cl_ada', text, i)),
+			...['hi', 'order', 'x', 'y'].map((text, i) => message('cl_grace', text, i)),
+		];
+		const handled = await runWorkflow(
+			itemsInto(messages, scenarioNode({ operation: 'handleMessage', scenario: SHOP, options })),
+			credentials(),
+		);
+		expect(outputOf(handled, 'Scenario')).toHaveLength(6);
+		const read = await runWorkflow(
+			itemsInto([{}], scenarioNode({ operation: 'getAnalytics', scenario: SHOP, options })),
+			credentials(),
+		);
+		const items = outputOf(read, 'Scenario').map((item) => item.json);
+		const today = new Date().toISOString().slice(0, 10);
+		const weekAgo = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+		expect(items.map((i) => [i.kind, i.state])).toEqual([
+			['state', 'welcome'],
+			['state', 'ask'],
+			['state', 'done'],
+			['state', 'human'],
+			['summary', undefined],
+		]);
+		expect(items[0]).toMatchObject({ scenario: 'shop', version: 1, from: weekAgo, to: today });
+		expect(items[0]).toMatchObject({ entered: 2, dropOff: 0, edges: [{ to: 'ask', count: 2 }] });
+		expect(items[1]).toMatchObject({
+			entered: 2,
+			dropOff: 0,
+			retries: 1,
+			giveUps: 1,
+			edges: [
+				{ to: 'done', count: 1 },
+				{ to: 'human', count: 1 },
+			],
+		});
+		expect(items[2]).toMatchObject({ entered: 1, dropOff: 1, now: 0 });
+		expect(items[3]).toMatchObject({ entered: 1, dropOff: 1, dropOffShare: 1, now: 1 });
+		const backwards = await runWorkflow(
+			itemsInto(
+				[{}],
+				scenarioNode({
+					operation: 'getAnalytics',
+					scenario: SHOP,
+					analyticsFrom: '2026-11-30T00:00:00',
+					analyticsTo: '2026-11-01T23:00:00+05:00',
+					options,
+				}),
+			),
+			credentials(),
+		);
+		expect(backwards.data.resultData.error?.message).toBe(
+			'From (2026-11-30) is after To (2026-11-01)',
+		);
+		expect(items[4]).toMatchObject({
+			conversations: 2,
+			completed: 1,
+			completionRate: 0.5,
+			handoffs: 1,
+			handoffRate: 0.5,
+			messages: 7,
+			replies: { sent: 7, unknown: 0, failed: 0 },
+		});
+	});
+
+	it("the weekly-funnel example's nodes post the funnel to the team as one message", async () => {
+		const example = JSON.parse(
+			readFileSync(path.join(__dirname, '../../examples/workflows/weekly-funnel.json'), 'utf8'),
+		) as { nodes: INode[] };
+		const [, funnel, post] = example.nodes;
+		const options = { statePath: path.join(dir, 'weekly.sqlite') };
+		const scenario = String(funnel.parameters.scenario);
+		await runWorkflow(
+			itemsInto(
+				[message('cl_ada', 'hi', 1)],
+				scenarioNode({ operation: 'handleMessage', scenario, options }),
+			),
+			credentials(),
+		);
+		// Today's counts, where the example reads the seven days before today; the team is Grace.
+		const reading = { ...funnel.parameters, analyticsTo: '={{ $today.toISODate() }}', options };
+		const team = { __rl: true, mode: 'id', value: 'cl_grace' };
+		await runWorkflow(
+			chain([
+				itemsNode([{}]),
+				{
+					...funnel,
+					credentials: { messagingBotApi: { id: 'a', name: 'API' } },
+					parameters: reading,
+				},
+				{
+					...post,
+					credentials: { messagingBotApi: { id: 'a', name: 'API' } },
+					parameters: { ...post.parameters, clientId: team },
+				},
+			]),
+			credentials(),
+		);
+		const sent = await sentTexts(emulator(), 'cl_grace');
+		expect(sent).toHaveLength(1);
+		expect(sent[0]).toMatch(/^Last week's funnel \(\d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\)\n/);
+		expect(sent[0]).toContain('v2 welcome: 1 in, 1 stopped there');
+		expect(sent[0]).toContain('v2: 1 conversations, 0% completed, 0 handed to a person');
+	});
+});
