@@ -28,7 +28,7 @@ export class MessagingBotScenario implements INodeType {
 		version: 1,
 		// The operation's name as the dropdown shows it, never its internal value.
 		subtitle:
-			'={{ {"handleMessage": "Handle Message", "fireTimers": "Run Due Work", "release": "Release to Bot", "getConversation": "Get Conversation", "getDiagram": "Get Diagram", "testConversation": "Test Conversation"}[$parameter["operation"]] }}',
+			'={{ {"handleMessage": "Handle Message", "fireTimers": "Run Due Work", "release": "Release to Bot", "getConversation": "Get Conversation", "getDiagram": "Get Diagram", "getAnalytics": "Get Analytics", "testConversation": "Test Conversation"}[$parameter["operation"]] }}',
 		description:
 			'Runs a bot scenario (a state machine written as JSON) on each message a client sends, and replies',
 		defaults: { name: 'Messaging Bot Scenario' },
@@ -50,10 +50,8 @@ export class MessagingBotScenario implements INodeType {
 				name: 'messagingBotRedisApi',
 				required: true,
 				testedBy: 'messagingBotRedisPing',
-				displayOptions: {
-					show: { stateStore: ['redis'] },
-					hide: { operation: ['testConversation', 'getDiagram'] },
-				},
+				// Shown with the Storage parameter: Test Conversation has none, Get Diagram only to draw traffic.
+				displayOptions: { show: { stateStore: ['redis'] } },
 			},
 		],
 		properties: [
@@ -72,6 +70,11 @@ export class MessagingBotScenario implements INodeType {
 			{
 				...stateStoreProperty('conversations and timers'),
 				displayOptions: { hide: { operation: ['testConversation', 'getDiagram'] } },
+			},
+			// The same parameter for Get Diagram, which reads the store only to draw traffic.
+			{
+				...stateStoreProperty('conversations and timers'),
+				displayOptions: { show: { operation: ['getDiagram'], drawTraffic: [true] } },
 			},
 			{
 				displayName: 'Options',

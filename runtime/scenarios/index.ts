@@ -25,8 +25,8 @@ export {
 	renderPictures,
 	renderPng,
 	type PictureOptions,
-	type Traffic,
 } from './offline/picture';
+export { readTraffic, trafficPeriod, type TrafficQuery } from './offline/traffic-reading';
 export { RecordingApi } from './offline/recording-api';
 export { rehearse } from './offline/rehearse';
 export { timerWait } from './offline/timer-wait';
