@@ -22,7 +22,11 @@ export const isRedisUrl = (where: string) => /^rediss?:\/\//.test(where);
 export function openCountersReadOnly(where: string, now = () => Date.now()): CounterReader {
 	if (isRedisUrl(where)) {
 		const store = new RedisStore(where, undefined, now);
-		return { where: store.where, counters: (ns, p) => store.counters(ns, p), close: () => store.close() };
+		return {
+			where: store.where,
+			counters: (ns, p) => store.counters(ns, p),
+			close: () => store.close(),
+		};
 	}
 	if (!existsSync(where)) throw new Error(`No state store file at ${where}`);
 	const db = new (nodeSqlite().DatabaseSync)(where, { readOnly: true });
