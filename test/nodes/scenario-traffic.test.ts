@@ -10,6 +10,7 @@ import { scenarioGraph } from '../../runtime/scenarios/offline/picture/graph';
 import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
 import { admin, apiCredential, useEmulator } from '../helpers/emulator';
 import { outputOf, runWorkflow } from '../helpers/n8n';
+import { byAttribute, type XmlElement } from '../helpers/svg';
 import { itemsInto, scenarioNode } from '../helpers/workflows';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-traffic-'));
@@ -55,20 +56,6 @@ const message = (client: string, text: string, n: number) => ({
 	text,
 });
 
-type Element = { $?: Record<string, string>; [child: string]: unknown };
-
-/** Every element below `node` with the attribute, by its value. */
-function byAttribute(node: unknown, name: string, found = new Map<string, Element>()) {
-	if (Array.isArray(node)) for (const child of node) byAttribute(child, name, found);
-	else if (node !== null && typeof node === 'object') {
-		const element = node as Element;
-		if (element.$?.[name] !== undefined) found.set(element.$[name], element);
-		for (const [key, child] of Object.entries(element))
-			if (key !== '$') byAttribute(child, name, found);
-	}
-	return found;
-}
-
 /** The SVG of Get Diagram's one item, parsed: each state's traffic line, each arrow's width. */
 async function picture(item: { binary?: Record<string, IBinaryData> }) {
 	const svg = Buffer.from((item.binary?.svg as IBinaryData).data, 'base64').toString('utf8');
@@ -80,7 +67,7 @@ async function picture(item: { binary?: Record<string, IBinaryData> }) {
 	const id = (from: string, to: string) =>
 		scenarioGraph(SHOP).edges.find((e) => e.source === from && e.target === to)?.id ?? '';
 	const width = (from: string, to: string) =>
-		Number((edges.get(id(from, to))?.path as Element[])[0].$?.['stroke-width']);
+		Number((edges.get(id(from, to))?.path as XmlElement[])[0].$?.['stroke-width']);
 	return { svg, traffic, width };
 }
 

@@ -4,9 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { main } from '../../runtime/scenarios/offline/cli';
 import { SqliteStore } from '../../runtime/stores/sqlite';
-import { Chat, MINUTE, scenario } from './harness';
+import { Chat, MINUTE, runCli, scenario } from './harness';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-diagram-traffic-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,18 +28,7 @@ const file = path.join(dir, 'shop.json');
 const store = path.join(dir, 'state.sqlite');
 const TODAY = new Date().toISOString().slice(0, 10);
 
-async function run(args: string[]) {
-	let out = '';
-	let err = '';
-	const io = {
-		lines: (async function* () {})(),
-		out: (t: string) => (out += t),
-		err: (t: string) => (err += t),
-		interactive: false,
-	};
-	const code = await main(args, io);
-	return { code, out, err };
-}
+const run = runCli;
 
 const digest = (at: string) => createHash('sha256').update(readFileSync(at)).digest('hex');
 
