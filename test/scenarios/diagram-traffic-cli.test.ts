@@ -4,7 +4,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { Redis } from 'ioredis';
+
+import { RedisStore } from '../../runtime/stores/redis';
 import { SqliteStore } from '../../runtime/stores/sqlite';
+import type { StateStore } from '../../runtime/stores/types';
 import { Chat, MINUTE, runCli, scenario } from './harness';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-diagram-traffic-'));
@@ -32,10 +36,9 @@ const run = runCli;
 
 const digest = (at: string) => createHash('sha256').update(readFileSync(at)).digest('hex');
 
-/** Three clients through the engine into the SQLite file: two order and finish, one stays in "welcome". */
-beforeAll(async () => {
-	writeFileSync(file, JSON.stringify(SHOP));
-	const chat = new Chat([SHOP], { openStore: (now) => new SqliteStore(store, now) });
+/** Three clients through the engine into a store: two order and finish, one stays in "welcome". */
+async function fill(open: (now: () => number) => StateStore): Promise<void> {
+	const chat = new Chat([SHOP], { openStore: open });
 	chat.time = Date.parse(`${TODAY}T00:10:00Z`);
 	for (const client of ['cl_ada', 'cl_grace']) {
 		await chat.say('hi', client);
@@ -45,6 +48,11 @@ beforeAll(async () => {
 	}
 	await chat.say('hi', 'cl_alan');
 	await chat.store.close();
+}
+
+beforeAll(async () => {
+	writeFileSync(file, JSON.stringify(SHOP));
+	await fill((now) => new SqliteStore(store, now));
 });
 
 describe('messaging-bot-scenario diagram --store', () => {
@@ -91,5 +99,30 @@ describe('messaging-bot-scenario diagram --store', () => {
 			out: '',
 			err: `No state store file at ${missing}\n`,
 		});
+	});
+});
+
+describe('messaging-bot-scenario diagram --store redis://…', () => {
+	// A database of its own.
+	const url = 'redis://127.0.0.1:6379/13';
+	const redis = new Redis(url);
+	afterAll(async () => {
+		await redis.flushdb();
+		await redis.quit();
+	});
+
+	it("draws the period's traffic from Redis, with reads only", async () => {
+		await redis.flushdb();
+		await fill((now) => new RedisStore(url, undefined, now));
+		const keys = async () => {
+			const names = (await redis.keys('*')).sort();
+			return Promise.all(names.map(async (k) => [k, await redis.dump(k)]));
+		};
+		const before = await keys();
+		const result = await run(['diagram', file, '--format', 'svg', '--store', url]);
+		expect(result).toMatchObject({ code: 0, err: '' });
+		expect(result.out).toContain("data-traffic='3 1'");
+		expect(result.out).toMatch(/order.*×2/);
+		expect(await keys()).toEqual(before);
 	});
 });
