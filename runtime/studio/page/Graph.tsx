@@ -95,11 +95,12 @@ export function ScenarioGraphView(props: GraphProps) {
 		() =>
 			layout.edges.map((route) => ({
 				id: route.id,
+				// The head is drawn in units of the line's width: kept the same size on a wide arrow.
+				markerEnd: arrowHead(traffic?.edges.get(route.id)?.width ?? 1),
 				source: route.source,
 				target: route.target,
 				type: 'route',
 				data: { route, seen: traffic?.edges.get(route.id) } satisfies RouteData,
-				markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
 				selectable: false,
 			})),
 		[layout, traffic],
@@ -241,13 +242,19 @@ function RouteEdge({ data, markerEnd }: EdgeProps<Edge<RouteData>>) {
 							transform: `translate(-50%, -50%) translate(${route.labelX}px, ${route.labelY}px)`,
 						}}
 					>
-						{edgeText(route)}
 						{seen?.labelled && <EdgeCount id={route.id} count={seen.count} />}
+						{edgeText(route)}
 					</div>
 				</EdgeLabelRenderer>
 			)}
 		</>
 	);
+}
+
+function arrowHead(width: number) {
+	const w = Math.max(1, width);
+	const size = Math.round(((18 + 2 * (w - 1)) / w) * 10) / 10;
+	return { type: MarkerType.ArrowClosed, width: size, height: size };
 }
 
 const NODE_TYPES = { state: StateNode, mark: MarkNode };

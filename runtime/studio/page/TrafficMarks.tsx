@@ -16,12 +16,11 @@ export function StateCounts({ name, traffic }: { name: string; traffic: StateTra
 	);
 }
 
-/** An arrow's count, after its label, once per pair of boxes. */
+/** An arrow's count, before its label (which may be cut short), once per pair of boxes. */
 export function EdgeCount({ id, count }: { id: string; count: number }) {
 	return (
 		<span className="edge-count" data-testid={`edge-count-${id}`}>
-			{' '}
-			×{count}
+			×{count}{' '}
 		</span>
 	);
 }
