@@ -86,6 +86,8 @@ test("shows each state's and arrow's counts from the store on the graph", async 
 		);
 	}
 	// Arrows: the count of the busiest beside its label, its line wider than one never taken.
+	// React Flow places the arrows' labels once the boxes are measured: wait for them.
+	await page.locator('.edge-count').first().waitFor();
 	const counts = await page.locator('.edge-count').allTextContents();
 	expect(counts.map((c) => c.trim())).toContain('×4');
 	// Each arrow's width as set on it (the start and end arrows have none).
