@@ -77,13 +77,14 @@ test("shows each state's and arrow's counts from the store on the graph", async 
 	const expected = await readTraffic(reader, { scenario: doc().id, from: TODAY, to: TODAY });
 	expect(expected.states.welcome).toEqual({ entered: 5, dropOff: 1 });
 	await page.goto(studio.url);
-	await traffic('welcome').waitFor();
+	// Until the file is read, the page shows a new scenario (with a "welcome" of its own).
+	await stateBox(page, 'ask_size').waitFor();
 	for (const [state, seen] of Object.entries(expected.states)) {
 		if (state.startsWith('__')) continue;
 		const share = Math.round((seen.dropOff / seen.entered) * 100);
-		await expect(traffic(state).textContent()).resolves.toBe(
-			`${seen.entered} entered · ${seen.dropOff} dropped off (${share}%)`,
-		);
+		const text = `${seen.entered} entered · ${seen.dropOff} dropped off (${share}%)`;
+		await traffic(state).filter({ hasText: text }).waitFor({ timeout: 5000 });
+		await expect(traffic(state).textContent()).resolves.toBe(text);
 	}
 	// Arrows: the count of the busiest beside its label, its line wider than one never taken.
 	// React Flow places the arrows' labels once the boxes are measured: wait for them.

@@ -31,18 +31,20 @@ export function useTraffic(scenario: string): TrafficView {
 		from: dayOf(Date.now() - 6 * DAY),
 		to: dayOf(Date.now()),
 	}));
-	const [traffic, setTraffic] = useState<Traffic>();
+	// With what it was asked for: an answer for another scenario or period is never shown.
+	const [found, setFound] = useState<{ key: string; traffic?: Traffic }>({ key: '' });
+	const key = `${scenario}|${period.from}|${period.to}`;
 	const [error, setError] = useState<string>();
 	useEffect(() => {
 		if (api.hasToken()) void api.session().then((s) => setAvailable(s.traffic), setError);
 	}, []);
 	useEffect(() => {
-		if (!available || !scenario) return setTraffic(undefined);
+		if (!available || !scenario) return setFound({ key: '' });
 		let current = true;
 		api.traffic(scenario, period.from, period.to).then(
-			(found) => {
+			(answer) => {
 				if (!current) return;
-				setTraffic(found);
+				setFound({ key, traffic: answer });
 				setError(undefined);
 			},
 			(e: Error) => current && setError(e.message),
@@ -50,7 +52,8 @@ export function useTraffic(scenario: string): TrafficView {
 		return () => {
 			current = false;
 		};
-	}, [available, scenario, period.from, period.to]);
+	}, [available, scenario, period.from, period.to, key]);
+	const traffic = found.key === key ? found.traffic : undefined;
 	return { available, period, setPeriod, traffic, error };
 }
 
