@@ -50,10 +50,8 @@ export class MessagingBotScenario implements INodeType {
 				name: 'messagingBotRedisApi',
 				required: true,
 				testedBy: 'messagingBotRedisPing',
-				displayOptions: {
-					show: { stateStore: ['redis'] },
-					hide: { operation: ['testConversation', 'getDiagram'] },
-				},
+				// Shown with the Storage parameter: Test Conversation has none, Get Diagram only to draw traffic.
+				displayOptions: { show: { stateStore: ['redis'] } },
 			},
 		],
 		properties: [
@@ -72,6 +70,11 @@ export class MessagingBotScenario implements INodeType {
 			{
 				...stateStoreProperty('conversations and timers'),
 				displayOptions: { hide: { operation: ['testConversation', 'getDiagram'] } },
+			},
+			// The same parameter for Get Diagram, which reads the store only to draw traffic.
+			{
+				...stateStoreProperty('conversations and timers'),
+				displayOptions: { show: { operation: ['getDiagram'], drawTraffic: [true] } },
 			},
 			{
 				displayName: 'Options',

@@ -12,6 +12,7 @@ import {
 } from '../../runtime/scenarios';
 import { clientFor, n8nClock } from '../shared/transport';
 import { nodeStateStore } from '../shared/stateStore';
+import type { StateStore } from '../../runtime/stores/types';
 import { workflowPort } from './actions/workflows';
 import { scenarioField } from './scenarioField';
 
@@ -66,11 +67,7 @@ const COMPILED_KEPT = 32;
  */
 export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine> {
 	const [main, ...extra] = scenariosFor(ctx);
-	const store = await nodeStateStore(
-		ctx,
-		ctx.getNodeParameter('stateStore', 0, 'sqlite') as string,
-		ctx.getNodeParameter('options.statePath', 0, ''),
-	);
+	const { store, scope } = await storeFor(ctx, main);
 	const option = (name: string, fallback: unknown) =>
 		ctx.getNodeParameter(`options.${name}`, 0, fallback) as unknown;
 	return new ScenarioEngine({
@@ -82,7 +79,7 @@ export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine>
 		// Renews a reply's lease while it waits for the request budget.
 		wait: async (ms, signal) => await sleep(ms, signal),
 		workflows: workflowPort(ctx, [main, ...extra]),
-		scope: conversationScope(main.id, String(option('conversationScope', ''))),
+		scope,
 		formerScope: ctx.getWorkflow().id ?? 'workflow',
 		reorderWindowMs: Math.round(Number(option('reorderWindowSeconds', 1)) * 1000),
 		reorderMode: option('reorderMode', 'adaptive') as ReorderMode,
@@ -90,4 +87,21 @@ export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine>
 		retentionMs: Number(option('retentionDays', 30)) * 86_400_000,
 		analytics: { daysKept: Number(option('analyticsDays', 90)) },
 	});
+}
+
+/**
+ * The node's state store (its Storage parameter and State File option) and the scope its main
+ * scenario's conversations are kept under there: what the engine and Get Diagram's traffic read.
+ */
+export async function storeFor(
+	ctx: IExecuteFunctions,
+	main: CompiledScenario = scenariosFor(ctx)[0],
+): Promise<{ store: StateStore; scope: string }> {
+	const store = await nodeStateStore(
+		ctx,
+		ctx.getNodeParameter('stateStore', 0, 'sqlite') as string,
+		ctx.getNodeParameter('options.statePath', 0, ''),
+	);
+	const name = String(ctx.getNodeParameter('options.conversationScope', 0, ''));
+	return { store, scope: conversationScope(main.id, name) };
 }

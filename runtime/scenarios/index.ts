@@ -21,6 +21,7 @@ export type { HandleResult, LatePolicy } from './engine/results';
 export type { ReorderMode, ReorderSettings } from './engine/release-policy';
 export { renderDiagram } from './offline/diagram';
 export { renderPicture, renderPictures, renderPng, type PictureOptions } from './offline/picture';
+export { readTraffic, trafficPeriod, type TrafficQuery } from './offline/traffic-reading';
 export { RecordingApi } from './offline/recording-api';
 export { rehearse } from './offline/rehearse';
 export { timerWait } from './offline/timer-wait';

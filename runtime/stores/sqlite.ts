@@ -245,7 +245,7 @@ export class SqliteStore implements StateStore {
  * node:sqlite, loaded when a store is opened rather than when the package loads: Node 20 and Node
  * 22 before 22.13 lack it, and the nodes must load there all the same.
  */
-function nodeSqlite(): typeof import('node:sqlite') {
+export function nodeSqlite(): typeof import('node:sqlite') {
 	let sqlite: typeof import('node:sqlite') | undefined;
 	try {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, see above

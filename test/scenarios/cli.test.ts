@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import { parseStringPromise } from 'xml2js';
 
-import { main } from '../../runtime/scenarios/offline/cli';
+import { runCli } from './harness';
 import { admin, useEmulator } from '../helpers/emulator';
 
 const root = path.resolve(__dirname, '../..');
@@ -20,19 +20,7 @@ function file(name: string, content: unknown): string {
 	return full;
 }
 
-async function run(args: string[], input: string[] = []) {
-	let out = '';
-	let err = '';
-	const code = await main(args, {
-		lines: (async function* () {
-			yield* input;
-		})(),
-		out: (t) => (out += t),
-		err: (t) => (err += t),
-		interactive: false,
-	});
-	return { code, out, err };
-}
+const run = runCli;
 
 describe('messaging-bot-scenario CLI', () => {
 	it('validate: ok for the examples', async () => {

@@ -16,6 +16,7 @@ import type { EngineOptions } from '../../runtime/scenarios/engine/engine';
 import type { ClientProfile } from '../../runtime/scenarios/format/templates';
 import { MemoryStore, type StateStore } from '../../runtime/stores';
 import { SqliteStore } from '../../runtime/stores/sqlite';
+import { main as cliMain } from '../../runtime/scenarios/offline/cli';
 
 export const START = Date.UTC(2026, 0, 5, 9, 0, 0);
 export const MINUTE = 60_000;
@@ -199,4 +200,19 @@ function isCompiled(value: unknown): value is CompiledScenario {
 
 export function replies(result: HandleResult): string[] {
 	return result.actions.flatMap((a) => (a.kind === 'reply' ? [a.text ?? ''] : []));
+}
+
+/** Runs the CLI with these arguments and lines typed in; what it printed and its exit code. */
+export async function runCli(args: string[], input: string[] = []) {
+	let out = '';
+	let err = '';
+	const code = await cliMain(args, {
+		lines: (async function* () {
+			yield* input;
+		})(),
+		out: (t) => (out += t),
+		err: (t) => (err += t),
+		interactive: false,
+	});
+	return { code, out, err };
 }

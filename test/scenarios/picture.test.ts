@@ -7,35 +7,22 @@ import { parseStringPromise } from 'xml2js';
 import { ANY, scenarioGraph } from '../../runtime/scenarios/offline/picture/graph';
 import { renderPicture } from '../../runtime/scenarios/offline/picture/svg';
 import type { Traffic } from '../../runtime/scenarios/offline/picture/traffic';
+import { byAttribute, type XmlElement } from '../helpers/svg';
 
 const orderStatus = JSON.parse(
 	readFileSync(path.join(__dirname, '../../examples/scenarios/order-status.json'), 'utf8'),
 ) as { states: Record<string, unknown> };
 
-type Element = { $?: Record<string, string>; [child: string]: unknown };
-
-/** Every element anywhere below `node` that has the attribute, by its value. */
-function byAttribute(node: unknown, name: string, found = new Map<string, Element>()) {
-	if (Array.isArray(node)) for (const child of node) byAttribute(child, name, found);
-	else if (node !== null && typeof node === 'object') {
-		const element = node as Element;
-		if (element.$?.[name] !== undefined) found.set(element.$[name], element);
-		for (const [key, child] of Object.entries(element))
-			if (key !== '$') byAttribute(child, name, found);
-	}
-	return found;
-}
-
 async function drawn(traffic?: Traffic) {
 	const xml = await parseStringPromise(renderPicture(orderStatus, { traffic }), { strict: true });
 	const states = byAttribute(xml, 'data-state');
 	const edges = byAttribute(xml, 'data-edge');
-	const fill = (state: string) => (states.get(state)?.rect as Element[])[0].$?.fill ?? '';
+	const fill = (state: string) => (states.get(state)?.rect as XmlElement[])[0].$?.fill ?? '';
 	// The sum of the fill's red, green and blue: less is darker.
 	const lightness = (state: string) =>
 		[1, 3, 5].reduce((sum, at) => sum + parseInt(fill(state).slice(at, at + 2), 16), 0);
 	const width = (edge: string) =>
-		Number((edges.get(edge)?.path as Element[])[0].$?.['stroke-width']);
+		Number((edges.get(edge)?.path as XmlElement[])[0].$?.['stroke-width']);
 	const faded = (edge: string) => edges.get(edge)?.$?.opacity === '0.45';
 	return { xml, states, edges, fill, lightness, width, faded };
 }

@@ -126,3 +126,39 @@ test('traffic: nothing without a state store', async () => {
 	const answer = await send('GET', '/api/traffic', { token: studio.token });
 	expect(answer).toEqual({ status: 204, body: '' });
 });
+
+test('traffic: the scenario and the days the page asks for, checked, to the store reader', async () => {
+	const asked: unknown[] = [];
+	const withStore = await startStudio({
+		files: [opened],
+		pageDir,
+		traffic: async (query) => {
+			asked.push(query);
+			return { states: { welcome: { entered: 3, dropOff: 1 } }, edges: [] };
+		},
+	});
+	try {
+		const get = (query: string) =>
+			send('GET', `${withStore.origin}/api/traffic?${query}`, { token: withStore.token });
+		const answer = await get('scenario=bot&from=2026-01-01&to=2026-01-07');
+		expect(answer.status).toBe(200);
+		expect(JSON.parse(answer.body)).toEqual({
+			states: { welcome: { entered: 3, dropOff: 1 } },
+			edges: [],
+		});
+		expect(asked).toEqual([{ scenario: 'bot', from: '2026-01-01', to: '2026-01-07' }]);
+		expect(await get('scenario=bot&from=yesterday')).toEqual({
+			status: 400,
+			body: JSON.stringify({ error: 'From is not a day (YYYY-MM-DD): "yesterday"' }),
+		});
+		expect((await get('scenario=bot&from=2026-01-08&to=2026-01-07')).status).toBe(400);
+		expect((await get('from=2026-01-01')).status).toBe(400);
+		expect(asked).toHaveLength(1);
+		const session = await send('GET', `${withStore.origin}/api/session`, {
+			token: withStore.token,
+		});
+		expect(JSON.parse(session.body)).toMatchObject({ traffic: true });
+	} finally {
+		await withStore.close();
+	}
+});

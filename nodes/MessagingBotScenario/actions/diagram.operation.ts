@@ -1,31 +1,89 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { renderDiagram, renderPictures, type CompiledScenario } from '../../../runtime/scenarios';
+import {
+	readTraffic,
+	renderDiagram,
+	renderPictures,
+	type CompiledScenario,
+	type Traffic,
+} from '../../../runtime/scenarios';
+import { storeFor } from '../fromParameters';
+import { periodOf } from './period';
 import type { OfflineOperation } from './types';
+
+const traffic = { operation: ['getDiagram'], drawTraffic: [true] };
 
 /**
  * Get Diagram: one item per scenario with its Mermaid stateDiagram-v2 text, and the scenario
  * drawn as binary data: "diagram", a PNG, which n8n's output panel shows (it does not show SVG),
- * and "svg", the same picture as an SVG file.
+ * and "svg", the same picture as an SVG file. With Draw Traffic, a period's counts from the
+ * node's state store are drawn on it; without, no store is opened.
  */
 export const getDiagram: OfflineOperation = {
-	description: [],
+	description: [
+		{
+			displayName: 'Draw Traffic',
+			name: 'drawTraffic',
+			type: 'boolean',
+			default: false,
+			displayOptions: { show: { operation: ['getDiagram'] } },
+			description:
+				"Whether to draw a period's traffic from the Storage below: boxes shaded by conversations entered, arrows as wide as they were taken, drop-off in red",
+		},
+		{
+			displayName: 'From',
+			name: 'trafficFrom',
+			type: 'dateTime',
+			default: '',
+			displayOptions: { show: traffic },
+			description: 'The first day counted (UTC); empty: 6 days before To',
+		},
+		{
+			displayName: 'To',
+			name: 'trafficTo',
+			type: 'dateTime',
+			default: '',
+			displayOptions: { show: traffic },
+			description: 'The last day counted (UTC), included; empty: today',
+		},
+	],
 	async offline(scenarios) {
-		return diagram.call(this, scenarios);
+		const drawn = this.getNodeParameter('drawTraffic', 0, false) as boolean;
+		return diagram.call(this, scenarios, drawn ? await trafficOf(this, scenarios) : undefined);
 	},
 };
+
+/** Each scenario's traffic over the period, in the conversations of the node's scope. */
+async function trafficOf(
+	ctx: IExecuteFunctions,
+	scenarios: readonly CompiledScenario[],
+): Promise<Map<string, Traffic>> {
+	const period = periodOf(ctx, 'trafficFrom', 'trafficTo');
+	const { store, scope } = await storeFor(ctx, scenarios[0]);
+	const found = new Map<string, Traffic>();
+	for (const s of scenarios)
+		found.set(s.id, await readTraffic(store, { scenario: s.id, scope, ...period }));
+	return found;
+}
 
 async function diagram(
 	this: IExecuteFunctions,
 	scenarios: readonly CompiledScenario[],
+	traffic: Map<string, Traffic> | undefined,
 ): Promise<INodeExecutionData[][]> {
 	const out: INodeExecutionData[] = [];
 	for (const s of scenarios) {
-		const picture = renderPictures(s.document);
+		const seen = traffic?.get(s.id);
+		const picture = renderPictures(s.document, seen ? { traffic: seen } : {});
 		const png = Buffer.from(picture.png);
 		const svg = Buffer.from(picture.svg, 'utf8');
 		out.push({
-			json: { scenario: s.id, version: s.version, mermaid: renderDiagram(s.document) },
+			json: {
+				scenario: s.id,
+				version: s.version,
+				mermaid: renderDiagram(s.document),
+				...(seen ? { traffic: { ...seen } } : {}),
+			},
 			binary: {
 				diagram: await this.helpers.prepareBinaryData(png, `${s.id}.png`, 'image/png'),
 				svg: await this.helpers.prepareBinaryData(svg, `${s.id}.svg`, 'image/svg+xml'),

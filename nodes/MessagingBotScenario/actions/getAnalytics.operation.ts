@@ -1,10 +1,10 @@
-import { NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { AnalyticsReport } from '../../../runtime/scenarios';
+import { periodOf } from './period';
 import type { ScenarioOperation } from './types';
 
 const show = { operation: ['getAnalytics'] };
-const DAY = 86_400_000;
 
 /**
  * Get Analytics: the funnel of this scenario's conversations over a period, per version: one item
@@ -38,24 +38,7 @@ export const getAnalytics: ScenarioOperation = {
 		},
 	],
 	async execute(engine) {
-		const day = (name: string, label: string): string | undefined => {
-			const value = String(this.getNodeParameter(name, 0, '') ?? '').trim();
-			if (value === '') return undefined;
-			// The day picked, whatever the time and offset after it (n8n's dates carry both).
-			const picked = /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0];
-			const ms = Date.parse(value);
-			if (picked) return picked;
-			if (Number.isNaN(ms))
-				throw new NodeOperationError(this.getNode(), `${label} is not a date: "${value}"`);
-			return new Date(ms).toISOString().slice(0, 10);
-		};
-		const to = day('analyticsTo', 'To') ?? new Date().toISOString().slice(0, 10);
-		const from =
-			day('analyticsFrom', 'From') ?? new Date(Date.parse(to) - 6 * DAY).toISOString().slice(0, 10);
-		if (from > to)
-			throw new NodeOperationError(this.getNode(), `From (${from}) is after To (${to})`, {
-				description: 'Pick a From day on or before the To day.',
-			});
+		const { from, to } = periodOf(this, 'analyticsFrom', 'analyticsTo');
 		const perDay = this.getNodeParameter('analyticsPerDay', 0, false) as boolean;
 		const report = await engine.analytics({ from, to, perDay });
 		return [itemsOf(report), []];

@@ -93,7 +93,7 @@ function toDay(at: string | number | Date): string {
 
 /** Reads the funnel of one scope (or of every scope, for the CLI) from the store's counters. */
 export async function readAnalytics(
-	store: StateStore,
+	store: Pick<StateStore, 'counters'>,
 	query: AnalyticsQuery & { scope?: string; order?: (scenario: string) => string[] | undefined },
 ): Promise<AnalyticsReport> {
 	const from = toDay(query.from);

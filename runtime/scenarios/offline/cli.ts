@@ -9,7 +9,9 @@ import { validateScenario, validateScenarioSet } from '../format/validate';
 import { compileScenario } from '../machine/compile';
 import { chat, type ChatFlags, type CliIo } from './chat';
 import { renderDiagram } from './diagram';
-import { renderPicture, renderPng } from './picture';
+import { renderPicture, renderPng, type PictureOptions } from './picture';
+import { openCountersReadOnly } from '../../stores/read-only';
+import { readTraffic, trafficPeriod } from './traffic-reading';
 // Studio hook: the studio command is its own module.
 import { STUDIO_USAGE, runStudioCli } from '../../studio/server/command';
 import { STATS_USAGE, runStats } from './stats-command';
@@ -22,7 +24,9 @@ Commands:
   validate FILE...   check scenarios; prints every problem with its JSON path, exits 1 if any
   diagram FILE       print a Mermaid stateDiagram-v2 of the scenario
                      (--format svg or png: the scenario as a picture instead;
-                      --out FILE writes it to a file, which png needs)
+                      --out FILE writes it to a file, which png needs;
+                      --store <sqlite file | redis URL> [--from DAY --to DAY] draws the
+                      traffic of the period on the picture, read-only: default the last 7 days)
   chat FILE...       talk to the scenario in the terminal (more files: scenarios it may jump to)
 ${STUDIO_USAGE}
 ${STATS_USAGE}
@@ -132,7 +136,7 @@ function validate(loaded: ScenarioFile[], io: CliIo): number {
 	return failed ? 1 : 0;
 }
 
-type DiagramFlags = { format?: string; out?: string };
+type DiagramFlags = { format?: string; out?: string; store?: string; from?: string; to?: string };
 
 /** Mermaid text (default), the SVG picture or the PNG one (to a file), printed or written to `--out`. */
 async function diagram(
@@ -149,8 +153,23 @@ async function diagram(
 		io.err(`--format png needs --out FILE: a PNG is not text to print\n\n${USAGE}`);
 		return 2;
 	}
+	if (flags.store !== undefined && format === 'mermaid') {
+		io.err(`--store draws traffic on the picture: add --format svg or png\n\n${USAGE}`);
+		return 2;
+	}
+	let picture: PictureOptions;
+	try {
+		picture = flags.store === undefined ? {} : { traffic: await traffic(doc.id, flags) };
+	} catch (error) {
+		io.err(`${(error as Error).message}\n`);
+		return 1;
+	}
 	const data =
-		format === 'png' ? renderPng(doc) : format === 'svg' ? renderPicture(doc) : renderDiagram(doc);
+		format === 'png'
+			? renderPng(doc, picture)
+			: format === 'svg'
+				? renderPicture(doc, picture)
+				: renderDiagram(doc);
 	if (flags.out === undefined) {
 		io.out(data as string);
 		return 0;
@@ -158,6 +177,16 @@ async function diagram(
 	await writeFile(flags.out, data);
 	io.out(`wrote ${flags.out}\n`);
 	return 0;
+}
+
+/** The period's traffic of the scenario in the store given, opened read-only. */
+async function traffic(scenario: string, flags: DiagramFlags) {
+	const store = openCountersReadOnly(flags.store ?? '');
+	try {
+		return await readTraffic(store, { scenario, ...trafficPeriod(flags) });
+	} finally {
+		await store.close();
+	}
 }
 
 /** The command's files and options; `--call` may be given once per workflow. */
@@ -179,12 +208,15 @@ function readArgs(args: readonly string[]): {
 			bot: { type: 'string' },
 			format: { type: 'string' },
 			out: { type: 'string' },
+			store: { type: 'string' },
+			from: { type: 'string' },
+			to: { type: 'string' },
 		},
 		allowPositionals: true,
 		strict: true,
 	});
-	const { format, out, ...flags } = values;
-	return { files: positionals, flags, diagram: { format, out } };
+	const { format, out, store, from, to, ...flags } = values;
+	return { files: positionals, flags, diagram: { format, out, store, from, to } };
 }
 
 if (require.main === module) {

@@ -1,19 +1,18 @@
-import { ReactFlowProvider } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 
 import * as api from './api';
 import { PasteDialog, SaveDialog } from './Dialogs';
 import { NEW_SCENARIO, stateOfPath, type Draft } from './draft';
 import { addState, connect, freeName, withVersionRaised } from './edits';
-import { ScenarioGraphView } from './Graph';
+import { Canvas } from './Canvas';
 import { historyReducer, startHistory } from './history';
 import { N8nDialog } from './N8nDialog';
-import { Problems } from './Problems';
-import { layoutGraph, scenarioGraph, validateScenario } from './runtime-bridge';
+import { boxHeight, layoutGraph, scenarioGraph, validateScenario } from './runtime-bridge';
 import { prepareSave, type Pending, type Source } from './saving';
 import { useShortcuts } from './shortcuts';
 import { SidePanel, type Tab } from './SidePanel';
 import { Toolbar } from './Toolbar';
+import { useTraffic } from './Traffic';
 
 /** The screen: toolbar, graph and problems, the side panel, the dialogs. */
 export function App() {
@@ -45,7 +44,8 @@ export function App() {
 	}, []);
 	const { files, openFile } = useOpenedFiles(load, setStatus);
 
-	const { issues, problemStates, layout } = useDrawing(draft);
+	const traffic = useTraffic(typeof draft.id === 'string' ? draft.id : '');
+	const { issues, problemStates, graph, layout } = useDrawing(draft, traffic.available);
 	const dirty = JSON.stringify(draft) !== JSON.stringify(saved);
 
 	useShortcuts(dispatch, dirty);
@@ -96,6 +96,8 @@ export function App() {
 					problems={problemStates}
 					lit={lit}
 					issues={issues}
+					graph={graph}
+					traffic={traffic}
 					onSelect={select}
 					onConnect={(from, to) => {
 						change(connect(draft, from, to));
@@ -132,8 +134,11 @@ export function App() {
 	);
 }
 
-/** The draft's problems (and the states they are in), and its graph laid out when it changed. */
-function useDrawing(draft: Draft) {
+/**
+ * The draft's problems (and the states they are in), and its graph laid out when it changed;
+ * with traffic, each box has room for its counts.
+ */
+function useDrawing(draft: Draft, withTraffic: boolean) {
 	const issues = useMemo(() => validateScenario(draft).issues, [draft]);
 	const problemStates = useMemo(
 		() => new Set(issues.map((i) => stateOfPath(i.path)).filter((s): s is string => !!s)),
@@ -141,9 +146,12 @@ function useDrawing(draft: Draft) {
 	);
 	const graph = useMemo(() => scenarioGraph(draft), [draft]);
 	const graphKey = JSON.stringify(graph);
-	const layout = useMemo(() => layoutGraph(graph), [graphKey]);
+	const layout = useMemo(
+		() => layoutGraph(graph, withTraffic ? { height: (box) => boxHeight(box) + TRAFFIC_LINE } : {}),
+		[graphKey, withTraffic],
+	);
 	studioTimings.layoutMs = layout.ms;
-	return { issues, problemStates, layout };
+	return { issues, problemStates, graph, layout };
 }
 
 /**
@@ -166,35 +174,6 @@ async function saveTo(
 			onWritten(next, said || saving.done);
 		},
 	};
-}
-
-function Canvas(props: {
-	layout: ReturnType<typeof layoutGraph>;
-	fitKey: string;
-	selected?: string;
-	problems: Set<string>;
-	lit: { current?: string; visited: Set<string> };
-	issues: ReturnType<typeof validateScenario>['issues'];
-	onSelect(name: string | undefined): void;
-	onConnect(from: string, to: string): void;
-}) {
-	return (
-		<section className="canvas">
-			<ReactFlowProvider>
-				<ScenarioGraphView
-					layout={props.layout}
-					fitKey={props.fitKey}
-					selected={props.selected}
-					problems={props.problems}
-					current={props.lit.current}
-					visited={props.lit.visited}
-					onSelect={props.onSelect}
-					onConnect={props.onConnect}
-				/>
-			</ReactFlowProvider>
-			<Problems issues={props.issues} onSelect={props.onSelect} />
-		</section>
-	);
 }
 
 /** The files the studio was opened on, the first one opened at start. */
@@ -287,6 +266,9 @@ function StudioDialogs(props: {
 		/>
 	);
 }
+
+/** The room a box's traffic line takes. */
+const TRAFFIC_LINE = 24;
 
 /** Read by the browser test: how long opening a file and laying the graph out took. */
 export const studioTimings: { openedMs?: number; layoutMs?: number } = {};

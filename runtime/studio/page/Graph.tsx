@@ -15,26 +15,36 @@ import {
 	type NodeProps,
 	useReactFlow,
 } from '@xyflow/react';
-import { memo, useEffect, useMemo } from 'react';
+import { memo, useEffect, useMemo, type CSSProperties } from 'react';
 
 import {
 	ANY,
 	END,
 	START,
 	edgeText,
+	type EdgeTraffic,
 	type Layout,
+	type Overlay,
 	type Routed,
 	type StateBox,
+	type StateTraffic,
 } from './runtime-bridge';
+import { EdgeCount, StateCounts } from './TrafficMarks';
 
 /**
  * The scenario drawn: React Flow for zoom, pan, selection and connecting by dragging from a box's
  * lower handle to another box; the positions and arrow routes are dagre's.
  */
 
-type BoxData = { box: StateBox; problem: boolean; current: boolean; visited: boolean };
+type BoxData = {
+	box: StateBox;
+	problem: boolean;
+	current: boolean;
+	visited: boolean;
+	traffic?: StateTraffic;
+};
 type MarkData = { kind: string };
-type RouteData = { route: Routed };
+type RouteData = { route: Routed; seen?: EdgeTraffic };
 
 export interface GraphProps {
 	layout: Layout;
@@ -44,12 +54,14 @@ export interface GraphProps {
 	problems: ReadonlySet<string>;
 	current?: string;
 	visited: ReadonlySet<string>;
+	/** A period's traffic, drawn over the boxes and arrows. */
+	traffic?: Overlay;
 	onSelect(state: string | undefined): void;
 	onConnect(from: string, to: string): void;
 }
 
 export function ScenarioGraphView(props: GraphProps) {
-	const { layout, selected, problems, current, visited } = props;
+	const { layout, selected, problems, current, visited, traffic } = props;
 	const nodes = useMemo<Node[]>(
 		() =>
 			layout.nodes.map((n) => {
@@ -67,6 +79,7 @@ export function ScenarioGraphView(props: GraphProps) {
 					problem: problems.has(n.id),
 					current: current === n.id,
 					visited: visited.has(n.id),
+					traffic: traffic?.state(n.id),
 				};
 				return {
 					...common,
@@ -76,20 +89,21 @@ export function ScenarioGraphView(props: GraphProps) {
 					style: { width: n.width, height: n.height },
 				};
 			}),
-		[layout, selected, problems, current, visited],
+		[layout, selected, problems, current, visited, traffic],
 	);
 	const edges = useMemo<Edge[]>(
 		() =>
 			layout.edges.map((route) => ({
 				id: route.id,
+				// The head is drawn in units of the line's width: kept the same size on a wide arrow.
+				markerEnd: arrowHead(traffic?.edges.get(route.id)?.width ?? 1),
 				source: route.source,
 				target: route.target,
 				type: 'route',
-				data: { route } satisfies RouteData,
-				markerEnd: { type: MarkerType.ArrowClosed, width: 18, height: 18 },
+				data: { route, seen: traffic?.edges.get(route.id) } satisfies RouteData,
 				selectable: false,
 			})),
-		[layout],
+		[layout, traffic],
 	);
 	return (
 		<ReactFlow
@@ -141,9 +155,10 @@ function FitOnOpen({ fitKey, layout }: { fitKey: string; layout: Layout }) {
 }
 
 const StateNode = memo(function StateNode({ data }: NodeProps<Node<BoxData>>) {
-	const { box, problem, current, visited } = data;
+	const { box, problem, current, visited, traffic } = data;
 	const classes = [
 		'state-box',
+		traffic && 'traffic',
 		problem && 'problem',
 		current && 'current',
 		visited && 'visited',
@@ -154,6 +169,7 @@ const StateNode = memo(function StateNode({ data }: NodeProps<Node<BoxData>>) {
 			className={classes.filter(Boolean).join(' ')}
 			data-state={box.name}
 			data-testid={`state-${box.name}`}
+			style={traffic && ({ '--traffic-fill': traffic.fill } as CSSProperties)}
 		>
 			<Handle type="target" position={Position.Top} />
 			<div className="state-name">
@@ -173,6 +189,7 @@ const StateNode = memo(function StateNode({ data }: NodeProps<Node<BoxData>>) {
 					{note}
 				</div>
 			))}
+			{traffic && <StateCounts name={box.name} traffic={traffic} />}
 			<Handle type="source" position={Position.Bottom} />
 		</div>
 	);
@@ -199,6 +216,7 @@ const MarkNode = memo(function MarkNode({ data }: NodeProps<Node<MarkData>>) {
 /** dagre's route, smoothed through its bend points, with its label where dagre left room. */
 function RouteEdge({ data, markerEnd }: EdgeProps<Edge<RouteData>>) {
 	const route = data?.route;
+	const seen = data?.seen;
 	if (!route) return null;
 	const p = route.points;
 	let d = `M ${p[0].x} ${p[0].y}`;
@@ -210,8 +228,13 @@ function RouteEdge({ data, markerEnd }: EdgeProps<Edge<RouteData>>) {
 	d += ` L ${p[p.length - 1].x} ${p[p.length - 1].y}`;
 	return (
 		<>
-			<BaseEdge path={d} markerEnd={markerEnd} className={`route ${route.kind}`} />
-			{edgeText(route) && (
+			<BaseEdge
+				path={d}
+				markerEnd={markerEnd}
+				className={`route ${route.kind}`}
+				style={seen && { strokeWidth: seen.width, opacity: seen.count === 0 ? 0.45 : 1 }}
+			/>
+			{(edgeText(route) || seen?.labelled) && (
 				<EdgeLabelRenderer>
 					<div
 						className={`route-label ${route.kind}`}
@@ -219,12 +242,19 @@ function RouteEdge({ data, markerEnd }: EdgeProps<Edge<RouteData>>) {
 							transform: `translate(-50%, -50%) translate(${route.labelX}px, ${route.labelY}px)`,
 						}}
 					>
+						{seen?.labelled && <EdgeCount id={route.id} count={seen.count} />}
 						{edgeText(route)}
 					</div>
 				</EdgeLabelRenderer>
 			)}
 		</>
 	);
+}
+
+function arrowHead(width: number) {
+	const w = Math.max(1, width);
+	const size = Math.round(((18 + 2 * (w - 1)) / w) * 10) / 10;
+	return { type: MarkerType.ArrowClosed, width: size, height: size };
 }
 
 const NODE_TYPES = { state: StateNode, mark: MarkNode };

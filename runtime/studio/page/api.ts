@@ -1,3 +1,5 @@
+import type { Traffic } from './runtime-bridge';
+
 /** The page's calls to its studio server, each with the token of the page's address. */
 
 const token = new URLSearchParams(location.search).get('token') ?? '';
@@ -33,8 +35,12 @@ export const readScenarioFile = async (path: string) =>
 		?.text ?? '';
 export const writeScenarioFile = (path: string, text: string) =>
 	call('PUT', `/api/file?path=${encodeURIComponent(path)}`, text);
-/** Traffic per state and edge, when the studio was given a state store; undefined otherwise. */
-export const traffic = () => call<unknown>('GET', '/api/traffic');
+/** A period's traffic per state and edge, when the studio was given a state store; undefined otherwise. */
+export const traffic = (scenario: string, from: string, to: string) =>
+	call<Traffic & { from: string; to: string }>(
+		'GET',
+		`/api/traffic?${new URLSearchParams({ scenario, from, to }).toString()}`,
+	);
 
 export interface N8nTarget {
 	baseUrl: string;

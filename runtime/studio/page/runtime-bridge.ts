@@ -17,6 +17,19 @@ export {
 	START,
 	edgeText,
 	scenarioGraph,
+	type ScenarioGraph,
 	type StateBox,
 } from '../../scenarios/offline/picture/graph';
-export { layoutGraph, type Layout, type Routed } from '../../scenarios/offline/picture/layout';
+export {
+	boxHeight,
+	layoutGraph,
+	type Layout,
+	type Routed,
+} from '../../scenarios/offline/picture/layout';
+export {
+	trafficOverlay,
+	type EdgeTraffic,
+	type Overlay,
+	type StateTraffic,
+	type Traffic,
+} from '../../scenarios/offline/picture/traffic';

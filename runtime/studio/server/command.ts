@@ -3,11 +3,15 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { startStudio, type RunningStudio } from './server';
+import { openCountersReadOnly, type CounterReader } from '../../stores/read-only';
+import { readTraffic, trafficPeriod } from '../../scenarios/offline/traffic-reading';
+import { startStudio, type RunningStudio, type StudioOptions } from './server';
 
 export const STUDIO_USAGE = `  studio [FILE...]   the Scenario Studio in your browser: the scenario as a graph, forms, JSON,
                      problems, a preview chat; saves to the files given and nowhere else
-                     (--port N, default 5680; --host, default 127.0.0.1)`;
+                     (--port N, default 5680; --host, default 127.0.0.1;
+                      --store <sqlite file | redis URL>: the traffic of a period on the graph,
+                      read from the state store without writing to it)`;
 
 /** Arguments as node:util parseArgs gives them. */
 export interface StudioArgs {
@@ -38,15 +42,34 @@ export async function studioCommand(
 		io.err(`--port must be a whole number from 0 to 65535, not "${String(args.values.port)}"\n`);
 		return 2;
 	}
-	if (typeof args.values.store === 'string')
-		io.err('--store: traffic per state is not available in this version; the graph shows none\n');
+	let store: CounterReader | undefined;
+	try {
+		if (typeof args.values.store === 'string') store = openCountersReadOnly(args.values.store);
+	} catch (error) {
+		io.err(`--store: ${(error as Error).message}\n`);
+		return 2;
+	}
 	const host = typeof args.values.host === 'string' ? args.values.host : '127.0.0.1';
-	const studio = await startStudio({ files: args.positionals, pageDir: pageDir(), host, port });
+	const studio = await startStudio({
+		files: args.positionals,
+		pageDir: pageDir(),
+		host,
+		port,
+		traffic: store && trafficFrom(store),
+	});
 	io.out(`Scenario Studio: ${studio.url}\n`);
 	if (args.positionals.length > 0) io.out(`Saves only to: ${args.positionals.join(', ')}\n`);
 	else io.out('No file given: the studio starts a new scenario (Copy for n8n to keep it)\n');
+	// Where only: a Redis URL's password is never printed.
+	if (store) io.out(`Traffic from: ${store.where} (read only)\n`);
 	io.out('Ctrl-C stops it.\n');
 	return studio;
+}
+
+/** The traffic the page asks for, read from the store (opened read-only, kept open while the studio runs). */
+export function trafficFrom(store: CounterReader): NonNullable<StudioOptions['traffic']> {
+	return async ({ scenario, ...period }) =>
+		await readTraffic(store, { scenario, ...trafficPeriod(period) });
 }
 
 /** The built page: beside the bundled CLI in the package (dist/studio), or dist/studio of the repository. */

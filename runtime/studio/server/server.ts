@@ -20,8 +20,15 @@ export interface StudioOptions {
 	host?: string;
 	port?: number;
 	token?: string;
-	/** Traffic per state and edge from a state store; none without a store. */
-	traffic?: () => Promise<unknown>;
+	/** A scenario's traffic per state and edge over a period, from a state store; none without one. */
+	traffic?: (query: TrafficAsked) => Promise<unknown>;
+}
+
+/** What the page asks /api/traffic: the scenario it shows and the days (YYYY-MM-DD) it picked. */
+export interface TrafficAsked {
+	scenario: string;
+	from?: string;
+	to?: string;
 }
 
 export interface RunningStudio {
@@ -107,7 +114,7 @@ async function api(
 			return send(res, 200, await saveFile(opened, url, await body(req)));
 		case 'GET /api/traffic': {
 			if (!options.traffic) return send(res, 204);
-			return send(res, 200, await options.traffic());
+			return send(res, 200, await options.traffic(trafficAsked(url.searchParams)));
 		}
 		case 'POST /api/n8n/open':
 			return send(res, 200, await openWorkflow(target(await json(req))));
@@ -147,6 +154,18 @@ class HttpError extends Error {
 	) {
 		super(message);
 	}
+}
+
+function trafficAsked(query: URLSearchParams): TrafficAsked {
+	const day = (name: string, label: string) => {
+		const value = query.get(name) || undefined;
+		if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value))
+			throw new HttpError(400, `${label} is not a day (YYYY-MM-DD): "${value}"`);
+		return value;
+	};
+	const [from, to] = [day('from', 'From'), day('to', 'To')];
+	if (from && to && from > to) throw new HttpError(400, `From (${from}) is after To (${to})`);
+	return { scenario: text(query.get('scenario'), 'Scenario'), from, to };
 }
 
 function target(input: Record<string, unknown>): N8nTarget {

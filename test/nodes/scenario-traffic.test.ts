@@ -1,0 +1,159 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling: temporary files, never loaded by n8n */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import type { IBinaryData } from 'n8n-workflow';
+import { parseStringPromise } from 'xml2js';
+
+import { scenarioGraph } from '../../runtime/scenarios/offline/picture/graph';
+import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
+import { admin, apiCredential, useEmulator } from '../helpers/emulator';
+import { outputOf, runWorkflow } from '../helpers/n8n';
+import { byAttribute, type XmlElement } from '../helpers/svg';
+import { itemsInto, scenarioNode } from '../helpers/workflows';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'mb-traffic-'));
+afterAll(async () => {
+	await closeSharedSqliteStores();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+const SHOP = {
+	id: 'shop',
+	version: 1,
+	start: 'welcome',
+	states: {
+		welcome: {
+			messages: ['Hi'],
+			on: [
+				{ match: { equals: 'order' }, target: 'ask' },
+				{ match: { equals: 'help' }, target: 'human' },
+			],
+		},
+		ask: {
+			messages: ['Number?'],
+			capture: {
+				into: 'n',
+				check: 'number',
+				retry: 'A number please',
+				retries: 1,
+				giveUp: { target: 'human' },
+				target: 'done',
+			},
+		},
+		done: { messages: ['Thanks'], end: true },
+		human: { messages: ['A person will answer'], actions: [{ handoff: true }] },
+	},
+};
+const scenario = JSON.stringify(SHOP);
+
+const message = (client: string, text: string, n: number) => ({
+	event: 'message.received',
+	message_id: `m_${client}_${n}`,
+	client_id: client,
+	bot_id: 'bot_shop',
+	text,
+});
+
+/** The SVG of Get Diagram's one item, parsed: each state's traffic line, each arrow's width. */
+async function picture(item: { binary?: Record<string, IBinaryData> }) {
+	const svg = Buffer.from((item.binary?.svg as IBinaryData).data, 'base64').toString('utf8');
+	const xml: unknown = await parseStringPromise(svg, { strict: true });
+	const states = byAttribute(xml, 'data-state');
+	const edges = byAttribute(xml, 'data-edge');
+	const traffic = (state: string) =>
+		[...byAttribute(states.get(state), 'data-traffic').keys()][0] ?? '';
+	const id = (from: string, to: string) =>
+		scenarioGraph(SHOP).edges.find((e) => e.source === from && e.target === to)?.id ?? '';
+	const width = (from: string, to: string) =>
+		Number((edges.get(id(from, to))?.path as XmlElement[])[0].$?.['stroke-width']);
+	return { svg, traffic, width };
+}
+
+describe('Messaging Bot Scenario node: Get Diagram with Draw Traffic', () => {
+	const emulator = useEmulator({ rateLimit: 100_000 });
+	const credentials = () => ({ messagingBotApi: apiCredential(emulator()) });
+	beforeEach(async () => {
+		await admin(emulator(), 'POST', '/reset');
+	});
+
+	it("draws the period's counts from the node's store on the picture", async () => {
+		const options = { statePath: path.join(dir, 'state.sqlite') };
+		const messages = [
+			...['hi', 'order', '12'].map((text, i) => message('cl_ada', text, i)),
+			...['hi', 'order', 'x', 'y'].map((text, i) => message('cl_grace', text, i)),
+			...['hi', 'order', '7'].map((text, i) => message('cl_alan', text, i)),
+		];
+		const handled = await runWorkflow(
+			itemsInto(messages, scenarioNode({ operation: 'handleMessage', scenario, options })),
+			credentials(),
+		);
+		expect(outputOf(handled, 'Scenario')).toHaveLength(9);
+		// No Messaging Bot API credential: drawing reads the store alone.
+		const drawn = await runWorkflow(
+			itemsInto(
+				[{}],
+				scenarioNode({ operation: 'getDiagram', scenario, drawTraffic: true, options }),
+			),
+			{},
+		);
+		expect(drawn.data.resultData.error).toBeUndefined();
+		const [item] = outputOf(drawn, 'Scenario');
+		const today = new Date().toISOString().slice(0, 10);
+		expect(item.json.traffic).toMatchObject({
+			to: today,
+			states: { welcome: { entered: 3, dropOff: 0 }, human: { entered: 1, dropOff: 1 } },
+		});
+		const { svg, traffic, width } = await picture(item);
+		expect(traffic('welcome')).toBe('3 0');
+		expect(traffic('ask')).toBe('3 0');
+		expect(traffic('done')).toBe('2 2');
+		expect(traffic('human')).toBe('1 1');
+		expect(svg).toContain('3 entered · 0 dropped off (0%)');
+		expect(svg).toContain('1 entered · 1 dropped off (100%)');
+		// Taken three times, twice, once, never: each arrow narrower than the one before.
+		expect(width('welcome', 'ask')).toBeGreaterThan(width('ask', 'done'));
+		expect(width('ask', 'done')).toBeGreaterThan(width('ask', 'human'));
+		expect(width('ask', 'human')).toBeGreaterThan(width('welcome', 'human'));
+		expect(width('welcome', 'human')).toBe(1);
+
+		// Another period: the same picture with nothing counted.
+		const before = await runWorkflow(
+			itemsInto(
+				[{}],
+				scenarioNode({
+					operation: 'getDiagram',
+					scenario,
+					drawTraffic: true,
+					trafficFrom: '2025-01-01T00:00:00',
+					trafficTo: '2025-01-07T00:00:00',
+					options,
+				}),
+			),
+			{},
+		);
+		const old = await picture(outputOf(before, 'Scenario')[0]);
+		expect(old.traffic('welcome')).toBe('0 0');
+		expect(old.width('welcome', 'ask')).toBe(1);
+	});
+
+	it('draws no traffic and opens no store when Draw Traffic is off', async () => {
+		const drawn = await runWorkflow(
+			itemsInto(
+				[{}],
+				scenarioNode({
+					operation: 'getDiagram',
+					scenario,
+					// A file that cannot be created: opening the store would fail.
+					options: { statePath: '/proc/none/state.sqlite' },
+				}),
+			),
+			{},
+		);
+		expect(drawn.data.resultData.error).toBeUndefined();
+		const [item] = outputOf(drawn, 'Scenario');
+		expect(item.json.traffic).toBeUndefined();
+		expect((await picture(item)).svg).not.toContain('data-traffic');
+	});
+});
