@@ -71,7 +71,9 @@ export class MessagingBotScenario implements INodeType {
 				...stateStoreProperty('conversations and timers'),
 				displayOptions: { hide: { operation: ['testConversation', 'getDiagram'] } },
 			},
-			// The same parameter for Get Diagram, which reads the store only to draw traffic.
+			// The same parameter for Get Diagram, which reads the store only to draw traffic. Declared
+			// twice: n8n shows a parameter when one of its declarations matches, and one declaration's
+			// rules cannot say "this operation, or that one with Draw Traffic on".
 			{
 				...stateStoreProperty('conversations and timers'),
 				displayOptions: { show: { operation: ['getDiagram'], drawTraffic: [true] } },

@@ -14,8 +14,20 @@ import { classifyNetworkError, type Transport } from '../../runtime/api/transpor
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
 
-/** A transport on n8n's request helper: n8n's proxy settings, credential injection and logging. */
-export function n8nTransport(ctx: Context): Transport {
+/** The API credential the client was built with, handed to n8n's request helper with its id. */
+type CredentialInUse = { ref?: { id: string; name: string }; data: ApiCredential };
+
+/**
+ * A transport on n8n's request helper: n8n's proxy settings, credential injection and logging.
+ * The credential this execution read already is handed to n8n, which would otherwise read and
+ * decrypt it from its database again for every request.
+ */
+export function n8nTransport(ctx: Context, credential?: CredentialInUse): Transport {
+	const given = credential?.ref && {
+		...credential.ref,
+		type: 'messagingBotApi',
+		data: credential.data,
+	};
 	return {
 		async request(req) {
 			const options: IHttpRequestOptions = {
@@ -40,6 +52,7 @@ export function n8nTransport(ctx: Context): Transport {
 					ctx,
 					'messagingBotApi',
 					options,
+					given ? { credentialsDecrypted: given } : undefined,
 				);
 			} catch (error) {
 				throw classifyNetworkError(error);
@@ -102,6 +115,8 @@ export async function clientFor(
 	priority: Priority = 'bulk',
 ): Promise<MessagingBotClient> {
 	const credentials = await ctx.getCredentials<ApiCredential>('messagingBotApi');
+	const node = ctx.getNode().credentials?.messagingBotApi;
+	const ref = node?.id ? { id: node.id, name: node.name } : undefined;
 	const base = normaliseBaseUrl(credentials.baseUrl ?? '');
 	if (base.error) {
 		throw new NodeOperationError(ctx.getNode(), `Messaging Bot API credential: ${base.error}`, {
@@ -110,7 +125,7 @@ export async function clientFor(
 	}
 	return new MessagingBotClient({
 		baseUrl: base.url,
-		transport: n8nTransport(ctx),
+		transport: n8nTransport(ctx, { ref, data: credentials }),
 		clock: n8nClock,
 		apiKey: credentials.apiKey,
 		rateLimit: {

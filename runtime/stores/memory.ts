@@ -8,6 +8,7 @@ import type {
 } from './types';
 
 type Stored = Versioned & { expiresAt?: number };
+type CounterFields = { fields: Map<string, number>; expiresAt: number };
 
 /** A store in this process's memory: for tests, the CLI and single-shot runs. Lost on restart. */
 export class MemoryStore implements StateStore {
@@ -17,7 +18,8 @@ export class MemoryStore implements StateStore {
 	private queues = new Map<string, Map<string, Array<QueuedEntry>>>();
 	private notes = new Map<string, Map<string, { at: number; expiresAt: number }>>();
 	private seq = 0;
-	private counterHashes = new Map<string, { fields: Map<string, number>; expiresAt: number }>();
+	/** Counter hashes by namespace, then key. */
+	private counterHashes = new Map<string, Map<string, CounterFields>>();
 
 	constructor(private readonly now: () => number = () => Date.now()) {}
 
@@ -63,7 +65,7 @@ export class MemoryStore implements StateStore {
 		const taken = options.dequeue;
 		if (taken) await this.dequeue(taken.namespace, taken.queue, taken.seqs);
 		const counted = options.counters;
-		if (counted) for (const h of counted.hashes) this.count(counted.namespace, h);
+		if (counted) this.count(counted.namespace, counted.hashes);
 		return version;
 	}
 
@@ -140,24 +142,25 @@ export class MemoryStore implements StateStore {
 			.map(([queue]) => queue);
 	}
 
-	private count(namespace: string, hash: CounterIncrements): void {
-		const id = `${namespace}\u0000${hash.key}`;
-		let found = this.counterHashes.get(id);
-		if (!found || found.expiresAt <= this.now())
-			this.counterHashes.set(id, (found = { fields: new Map(), expiresAt: hash.expiresAt }));
-		found.expiresAt = hash.expiresAt;
-		const fields = found.fields;
-		for (const field in hash.incr) fields.set(field, (fields.get(field) ?? 0) + hash.incr[field]);
+	private count(namespace: string, increments: readonly CounterIncrements[]): void {
+		const now = this.now();
+		let hashes = this.counterHashes.get(namespace);
+		if (!hashes) this.counterHashes.set(namespace, (hashes = new Map()));
+		for (const hash of increments) {
+			let found = hashes.get(hash.key);
+			if (!found || found.expiresAt <= now)
+				hashes.set(hash.key, (found = { fields: new Map(), expiresAt: hash.expiresAt }));
+			found.expiresAt = hash.expiresAt;
+			const fields = found.fields;
+			for (const field in hash.incr) fields.set(field, (fields.get(field) ?? 0) + hash.incr[field]);
+		}
 	}
 
 	async counters(namespace: string, prefix: string): Promise<CounterHash[]> {
-		const start = `${namespace}\u0000${prefix}`;
-		return [...this.counterHashes.entries()]
-			.filter(([id, hash]) => id.startsWith(start) && hash.expiresAt > this.now())
-			.map(([id, hash]) => ({
-				key: id.slice(namespace.length + 1),
-				fields: Object.fromEntries(hash.fields),
-			}))
+		const now = this.now();
+		return [...(this.counterHashes.get(namespace) ?? new Map<string, CounterFields>())]
+			.filter(([key, hash]) => key.startsWith(prefix) && hash.expiresAt > now)
+			.map(([key, hash]) => ({ key, fields: Object.fromEntries(hash.fields) }))
 			.sort((a, b) => (a.key < b.key ? -1 : 1));
 	}
 

@@ -15,6 +15,12 @@ const CHECKPOINT_AT_COMMITS = 10_000;
 
 type Batch = { committed: Promise<void>; settle: (error?: Error) => void };
 
+/** What a connection writes into each batch just before it commits, or forgets when it is undone. */
+export interface BatchTail {
+	beforeCommit(): void;
+	discard(): void;
+}
+
 /**
  * The connections of this process with a batch open. Another connection to the same file in this
  * process would wait for the write lock with the event loop blocked, so the batch could never
@@ -32,6 +38,9 @@ const holding = new Set<GroupCommit>();
  * writes, and waits for the same commit. Other processes wait for the write lock (busy timeout) for
  * at most one turn.
  *
+ * A connection's `BatchTail` writes what it gathered over the batch (the counters' sums) into the
+ * transaction just before the commit, and forgets it when the transaction is rolled back.
+ *
  * Checkpoints (folding the log into the file, and flushing it to disk) run from a timer a little
  * after the commits, or after CHECKPOINT_AT_COMMITS commits, never inside a message's commit.
  */
@@ -46,7 +55,10 @@ export class GroupCommit {
 	/** Write transactions committed. */
 	commits = 0;
 
-	constructor(private readonly db: DatabaseSync) {
+	constructor(
+		private readonly db: DatabaseSync,
+		private readonly tail?: BatchTail,
+	) {
 		const prepare = (sql: string) => db.prepare(sql);
 		this.s = {
 			begin: prepare('BEGIN IMMEDIATE'),
@@ -91,7 +103,7 @@ export class GroupCommit {
 		if (this.batch) return this.batch;
 		for (const other of holding) other.commit();
 		// Never left open by a failure: a connection stuck in a transaction holds the write lock.
-		if (this.db.isTransaction) this.s.rollback.run();
+		if (this.db.isTransaction) this.rollback();
 		this.s.begin.run();
 		let settle!: Batch['settle'];
 		const committed = new Promise<void>((resolve, reject) => {
@@ -111,9 +123,10 @@ export class GroupCommit {
 		this.batch = null;
 		holding.delete(this);
 		try {
+			this.tail?.beforeCommit();
 			this.s.commit.run();
 		} catch (error) {
-			if (this.db.isTransaction) this.s.rollback.run();
+			this.rollback();
 			batch.settle(error as Error);
 			return;
 		}
@@ -121,6 +134,11 @@ export class GroupCommit {
 		batch.settle();
 		if (++this.sinceCheckpoint >= CHECKPOINT_AT_COMMITS) this.checkpoint();
 		else this.checkpointTimer ??= later(() => this.checkpoint(), CHECKPOINT_AFTER_MS).unref();
+	}
+
+	private rollback(): void {
+		this.tail?.discard();
+		if (this.db.isTransaction) this.s.rollback.run();
 	}
 
 	private checkpoint(): void {

@@ -49,16 +49,6 @@ export function migrate(db: DatabaseSync): void {
 
 const LIVE = '(expires IS NULL OR expires > ?)';
 
-/**
- * Adds `rows` counter increments in one statement (parameters: ns, key, field, n, expires per row,
- * then now); a hash past its expiry starts again from the increment.
- */
-export function countStatement(rows: number): string {
-	const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?)').join(', ');
-	return `INSERT INTO counters (ns, key, field, value, expires) VALUES ${values}
-		ON CONFLICT (ns, key, field) DO UPDATE SET expires = excluded.expires,
-		value = CASE WHEN counters.expires <= ? THEN excluded.value ELSE counters.value + excluded.value END`;
-}
 export const STATEMENTS = {
 	claim: `INSERT INTO claims (ns, id, expires) VALUES (?, ?, ?)
 		ON CONFLICT (ns, id) DO UPDATE SET expires = excluded.expires WHERE claims.expires <= ?`,
@@ -85,6 +75,11 @@ export const STATEMENTS = {
 	dequeue: 'DELETE FROM inbox WHERE ns = ? AND queue = ? AND seq = ?',
 	counters: `SELECT key, field, value FROM counters WHERE ns = ? AND key >= ? AND key < ? AND expires > ?
 		ORDER BY key, field`,
+	// One field's sum over a batch (ns, key, field, n, expires, now); a hash past its deadline
+	// starts again from it.
+	count: `INSERT INTO counters (ns, key, field, value, expires) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (ns, key, field) DO UPDATE SET expires = excluded.expires,
+		value = CASE WHEN counters.expires <= ? THEN excluded.value ELSE counters.value + excluded.value END`,
 	sweepCounters: 'DELETE FROM counters WHERE expires <= ?',
 	noteActive: `INSERT INTO active (ns, key, at, expires) VALUES (?, ?, ?, ?)
 		ON CONFLICT (ns, key) DO UPDATE SET at = excluded.at, expires = excluded.expires

@@ -6,7 +6,8 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 import { StateStoreError } from './errors';
 import { GroupCommit, UNDO } from './sqlite-batch';
-import { countStatement, migrate, SCHEMA, STATEMENTS } from './sqlite-schema';
+import { CounterSums } from './sqlite-counters';
+import { migrate, SCHEMA, STATEMENTS } from './sqlite-schema';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
 
 /**
@@ -21,7 +22,8 @@ export class SqliteStore implements StateStore {
 	private db: DatabaseSync;
 	private statements: Record<keyof typeof STATEMENTS, StatementSync>;
 	private batch: GroupCommit;
-	private counting = new Map<number, StatementSync>();
+	/** The open batch's counter increments, written into it as it commits. */
+	private sums: CounterSums;
 
 	constructor(
 		readonly file: string,
@@ -34,7 +36,11 @@ export class SqliteStore implements StateStore {
 		this.statements = Object.fromEntries(
 			Object.entries(STATEMENTS).map(([name, sql]) => [name, this.db.prepare(sql)]),
 		) as Record<keyof typeof STATEMENTS, StatementSync>;
-		this.batch = new GroupCommit(this.db);
+		this.sums = new CounterSums(this.statements.count);
+		this.batch = new GroupCommit(this.db, {
+			beforeCommit: () => this.sums.flush(),
+			discard: () => this.sums.discard(),
+		});
 	}
 
 	/** Write transactions committed so far (several operations share one under load). */
@@ -96,8 +102,9 @@ export class SqliteStore implements StateStore {
 				this.statements.setDue.run(namespace, key, options.dueAt);
 			const taken = options.dequeue;
 			if (taken) this.dequeueNow(taken.namespace, taken.queue, taken.seqs);
-			this.countNow(options.counters, now);
 			this.sweepSometimes(now);
+			// Last: nothing after it can undo the write, whose counts are now in the batch's sums.
+			this.sums.add(options.counters, now);
 			return Number(row.version);
 		}, true);
 		return version === UNDO ? null : version;
@@ -183,29 +190,17 @@ export class SqliteStore implements StateStore {
 		for (const seq of seqs) this.statements.dequeue.run(namespace, queue, seq);
 	}
 
-	/** A step's counts in one statement (one per row count, prepared once). */
-	private countNow(counters: WriteOptions['counters'], now: number): void {
-		if (!counters) return;
-		const params: Array<string | number> = [];
-		for (const hash of counters.hashes)
-			for (const field in hash.incr)
-				params.push(counters.namespace, hash.key, field, hash.incr[field], hash.expiresAt);
-		const rows = params.length / 5;
-		if (rows === 0) return;
-		let statement = this.counting.get(rows);
-		if (!statement) this.counting.set(rows, (statement = this.db.prepare(countStatement(rows))));
-		statement.run(...params, now);
-	}
-
 	async counters(namespace: string, prefix: string): Promise<CounterHash[]> {
-		const rows = await this.batch.read(
-			() =>
-				this.statements.counters.all(namespace, prefix, `${prefix}\uffff`, this.now()) as Array<{
-					key: string;
-					field: string;
-					value: number;
-				}>,
-		);
+		const rows = await this.batch.read(() => {
+			// The open batch's sums first: a read inside it sees its writes.
+			this.sums.flush();
+			return this.statements.counters.all(
+				namespace,
+				prefix,
+				`${prefix}\uffff`,
+				this.now(),
+			) as Array<{ key: string; field: string; value: number }>;
+		});
 		const byKey = new Map<string, Record<string, number>>();
 		for (const row of rows) {
 			let fields = byKey.get(row.key);

@@ -202,6 +202,17 @@ export async function outcome(
 	};
 }
 
+/** Every message the clients wrote judged, those n8n never passed on included (not only those acknowledged). */
+export async function everyWritten(
+	emulator: RunningEmulator,
+	clientIds: string[],
+	plan: BurstPlan,
+	stored: Stored,
+) {
+	const all = await transcripts(emulator, clientIds.slice(0, plan.clients));
+	return verdict(all, plan.perClient, undefined, stored.steps);
+}
+
 /**
  * What the store says: each conversation's step, replies still leased or pending, and the messages
  * the last reconciliation of each conversation healed from the client's history.

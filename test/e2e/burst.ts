@@ -37,26 +37,43 @@ export const BURST_HOOK = 'messaging-bot-burst';
 
 /**
  * Trigger → Scenario, and a Schedule Trigger every 5 s → Run Due Work. Late Messages "apply"
- * unless `options` say otherwise (`{}`: the node's defaults).
+ * unless `options` say otherwise (`{}`: the node's defaults). The trigger takes deliveries at n8n's
+ * webhook URL, or with `ownPort` on a port of its own (the Own Port Trigger).
  */
 export function burstWorkflow(
 	nodeExtras: Record<string, unknown> = {},
 	options: Record<string, unknown> = { latePolicy: 'apply' },
+	ownPort?: number,
 ): Workflow {
 	const scenario = stepsScenario();
 	const credentials = { messagingBotApi: { id: API_CREDENTIAL_ID, name: 'Messaging Bot API' } };
+	const webhookCredential = {
+		messagingBotWebhookApi: { id: WEBHOOK_CREDENTIAL_ID, name: 'Messaging Bot Webhook' },
+	};
+	const trigger =
+		ownPort === undefined
+			? {
+					type: 'n8n-nodes-messaging-bot.messagingBotTrigger',
+					webhookId: BURST_HOOK,
+					parameters: { events: ['message.received'], options: {} },
+				}
+			: {
+					type: 'n8n-nodes-messaging-bot.messagingBotPortTrigger',
+					parameters: {
+						port: ownPort,
+						host: '127.0.0.1',
+						events: ['message.received'],
+						options: {},
+					},
+				};
 	const nodes = [
 		{
 			id: 'b0000000-0000-4000-8000-000000000001',
 			name: 'Client Writes',
-			type: 'n8n-nodes-messaging-bot.messagingBotTrigger',
 			typeVersion: 1,
 			position: [0, 0],
-			webhookId: BURST_HOOK,
-			parameters: { events: ['message.received'], options: {} },
-			credentials: {
-				messagingBotWebhookApi: { id: WEBHOOK_CREDENTIAL_ID, name: 'Messaging Bot Webhook' },
-			},
+			...trigger,
+			credentials: webhookCredential,
 		},
 		{
 			id: 'b0000000-0000-4000-8000-000000000002',

@@ -20,6 +20,7 @@ import { admin } from '../helpers/emulator';
 import { clientOf } from './conversation';
 import { executions, SECRET, settledExecutions, tagsAfterOrder } from './core';
 import { executionsAfterRedelivery, startCoreN8n, type CoreN8n } from './core-n8n';
+import { ADA, play, shipAdasOrder } from './order-status';
 import { BROKEN, callsBot, SLOW } from './workflow-steps';
 
 jest.setTimeout(300_000);
@@ -104,23 +105,8 @@ describe(`in a real n8n ${runtimeLabel(N8N_VERSION)}`, () => {
 		const { sent, write } = clientOf(() => emulator, 'bot_shop', 'cl_ada');
 
 		it('holds an order-status conversation, every reply in the emulator, in order', async () => {
-			// The order ships: the dashboard's event changes the client's record the scenario reads.
-			await admin(emulator, 'POST', '/events', {
-				event: 'order.updated',
-				data: { client_id: 'cl_ada', order_id: 'ord_1001', status: 'shipped' },
-			});
-			expect(await write('hi', 1)).toEqual([
-				'Hi Ada! I can tell you where your order is. Type "order" to start.',
-			]);
-			expect(await write('where is my order?', 1)).toEqual([
-				'What email address did you use for the order?',
-			]);
-			expect(await write('not an email', 1)).toEqual([
-				'That does not look like an email address. Please type it like name@example.com.',
-			]);
-			expect(await write('ada@example.com', 1)).toEqual([
-				'Thanks! And the order number? It is in the confirmation we sent to ada@example.com.',
-			]);
+			await shipAdasOrder(emulator);
+			await play(write, ADA.hi, ADA.asks, ADA.notAnEmail, ADA.email);
 		});
 
 		it('continues where it was after n8n is stopped and started', async () => {
@@ -128,10 +114,7 @@ describe(`in a real n8n ${runtimeLabel(N8N_VERSION)}`, () => {
 			n8n = await startN8n(options);
 			core.n8n = n8n;
 			await waitForWebhook(botUrl);
-			expect(await write('1001', 2)).toEqual([
-				'Order 1001 has shipped. Tracking details are on their way to ada@example.com.',
-				'Anything else? Type "order" for another order, or "no" to finish.',
-			]);
+			await play(write, ADA.number);
 			await new Promise((r) => setTimeout(r, 1_000));
 			const all = await sent();
 			expect(new Set(all).size).toBe(all.length);

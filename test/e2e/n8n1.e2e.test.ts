@@ -6,10 +6,10 @@ import {
 import { N8N_1_VERSION } from '../../scripts/lib/n8n-install';
 import { runtimeLabel, setupOwner, type RunningN8n } from '../../scripts/lib/n8n-process';
 import type { RunningEmulator } from '../emulator';
-import { admin } from '../helpers/emulator';
 import { clientOf } from './conversation';
 import { settledExecutions, tagsAfterOrder } from './core';
 import { executionsAfterRedelivery, startCoreN8n, type CoreN8n } from './core-n8n';
+import { ADA, play, shipAdasOrder } from './order-status';
 
 jest.setTimeout(300_000);
 
@@ -64,22 +64,7 @@ describe(`in a real n8n ${runtimeLabel(N8N_1_VERSION)}: the core cases`, () => {
 
 	it('bot: holds an order-status conversation, every reply in order', async () => {
 		const { write } = clientOf(() => emulator, 'bot_shop', 'cl_ada');
-		await admin(emulator, 'POST', '/events', {
-			event: 'order.updated',
-			data: { client_id: 'cl_ada', order_id: 'ord_1001', status: 'shipped' },
-		});
-		expect(await write('hi', 1)).toEqual([
-			'Hi Ada! I can tell you where your order is. Type "order" to start.',
-		]);
-		expect(await write('where is my order?', 1)).toEqual([
-			'What email address did you use for the order?',
-		]);
-		expect(await write('ada@example.com', 1)).toEqual([
-			'Thanks! And the order number? It is in the confirmation we sent to ada@example.com.',
-		]);
-		expect(await write('1001', 2)).toEqual([
-			'Order 1001 has shipped. Tracking details are on their way to ada@example.com.',
-			'Anything else? Type "order" for another order, or "no" to finish.',
-		]);
+		await shipAdasOrder(emulator);
+		await play(write, ADA.hi, ADA.asks, ADA.email, ADA.number);
 	});
 });

@@ -13,7 +13,7 @@ import {
 	PACE_BOUND,
 } from './budget';
 import { until } from './conversation';
-import { startQueueMode, STATE_DBS, type QueueMode } from './queue';
+import { sharedBudgetApi, startQueueMode, STATE_DBS, type QueueMode } from './queue';
 
 jest.setTimeout(600_000);
 
@@ -31,18 +31,7 @@ describe('one request budget per key across queue-mode workers', () => {
 	beforeAll(async () => {
 		emulator = await startEmulator({ rateLimit: LIMIT, rateWindowMs: WINDOW_MS });
 		n8n = await startQueueMode(
-			{
-				baseUrl: emulator.baseUrl,
-				apiKey: emulator.apiKey,
-				rateLimit: LIMIT,
-				rateWindowSeconds: WINDOW_MS / 1000,
-				extra: {
-					budgetScope: 'redis',
-					redisHost: '127.0.0.1',
-					redisPort: 6379,
-					redisDatabase: STATE_DBS.budget,
-				},
-			},
+			sharedBudgetApi(emulator, { limit: LIMIT, windowMs: WINDOW_MS, db: STATE_DBS.budget }),
 			SECRET,
 			[jobWorkflow('tags')],
 			// Workers say which executions they ran.

@@ -1,13 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
 import { Redis } from 'ioredis';
 
-import { productionUrl } from '../../scripts/lib/demo-setup';
-import { waitForWebhook } from '../../scripts/lib/n8n-process';
+import { freePort } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
-import { admin } from '../helpers/emulator';
 import {
 	BURST_SCOPE,
 	burstWorkflow,
+	everyWritten,
 	expectKept,
 	killPlan,
 	outcome,
@@ -17,14 +16,17 @@ import {
 	storedFrom,
 	type Stored,
 } from './burst';
-import { onRedis, startQueueMode, STATE_DBS, type QueueMode } from './queue';
+import { timelines } from './kill-diagnostics';
+import { onRedis, startQueueMode, STATE_DBS, subscribeToMessages, type QueueMode } from './queue';
 
 jest.setTimeout(900_000);
 
 const SECRET = ['whsec', 'queue', 'kill'].join('_');
 const PLAN = killPlan(1500);
+/** The service's retry schedule (1, 5 and 15 minutes) scaled to a fifteenth, as in the kill test. */
+const SERVICE_RETRIES_SCALED = [60_000, 300_000, 900_000].map((ms) => ms / 15);
 
-// Queue mode (a main process receiving the webhooks, two workers running the executions, on
+// Queue mode (a main process receiving the deliveries, two workers running the executions, on
 // PostgreSQL, the bot's state in Redis): the same burst, one worker killed with SIGKILL mid-burst.
 describe('queue mode: every accepted message handled once, in order, a worker killed', () => {
 	let emulator: RunningEmulator;
@@ -34,8 +36,12 @@ describe('queue mode: every accepted message handled once, in order, a worker ki
 
 	beforeAll(async () => {
 		emulator = await startEmulator();
-		clientIds.push(...(await prepareBurstEmulator(emulator)));
-		const workflow = onRedis(burstWorkflow());
+		clientIds.push(...(await prepareBurstEmulator(emulator, SERVICE_RETRIES_SCALED)));
+		// n8n's main process answers its webhook URL too slowly for this burst on this machine (most
+		// first attempts 503 or later than the service's 5 s): the Own Port Trigger, as the README
+		// advises for bursts, answers in time, so what is judged is the worker's kill.
+		const ownPort = await freePort();
+		const workflow = onRedis(burstWorkflow({}, {}, ownPort));
 		n8n = await startQueueMode(
 			{ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, rateLimit: 100, rateWindowSeconds: 1 },
 			SECRET,
@@ -43,13 +49,8 @@ describe('queue mode: every accepted message handled once, in order, a worker ki
 			// n8n's defaults unless told (MB_QUEUE_ENV='{"DB_POSTGRESDB_POOL_SIZE":"10"}', say).
 			{ stateDb: STATE_DBS.kill, env: JSON.parse(process.env.MB_QUEUE_ENV ?? '{}') },
 		);
-		url = productionUrl(n8n.main.url, workflow);
-		await waitForWebhook(url);
-		await admin(emulator, 'POST', '/subscriptions', {
-			url,
-			secret: SECRET,
-			events: ['message.received'],
-		});
+		url = `http://127.0.0.1:${ownPort}/messaging-bot`;
+		await subscribeToMessages(emulator, url, SECRET);
 	}, 900_000);
 
 	afterAll(async () => {
@@ -68,14 +69,21 @@ describe('queue mode: every accepted message handled once, in order, a worker ki
 		await runBurst(emulator, () => url, clientIds, PLAN);
 		await killer;
 		const { final, summary } = await outcome(emulator, clientIds, PLAN, storedSteps);
+		const written = await everyWritten(emulator, clientIds, PLAN, await storedSteps());
 		process.stdout.write(
 			`queue-mode kill test: ${JSON.stringify({
 				...summary,
 				workerKilledAt: Math.round(killAt),
+				everyWritten: { lost: written.lost, late: written.late, unknown: written.unknown },
 				seconds: Math.round((Date.now() - started) / 1000),
 			})}\n`,
 		);
+		if (written.missing.length > 0)
+			process.stdout.write(
+				`skipped, their deliveries (ms since the burst began): ${await timelines(emulator, written.missing.slice(0, 15), started)}\n`,
+			);
 		expectKept(final, PLAN, PLAN.clients);
+		expect([written.lost, written.late]).toEqual([0, 0]);
 	});
 });
 

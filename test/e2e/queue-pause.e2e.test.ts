@@ -2,12 +2,20 @@
 import { Redis } from 'ioredis';
 
 import { productionUrl } from '../../scripts/lib/demo-setup';
-import { waitForWebhook, type RunningN8n } from '../../scripts/lib/n8n-process';
+import type { RunningN8n } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin, sentTexts } from '../helpers/emulator';
 import { BURST_SCOPE, burstWorkflow, sleep } from './burst';
 import { until } from './conversation';
-import { onRedis, psql, startQueueMode, STATE_DBS, type QueueMode } from './queue';
+import {
+	onRedis,
+	psql,
+	sharedBudgetApi,
+	startQueueMode,
+	STATE_DBS,
+	subscribeToMessages,
+	type QueueMode,
+} from './queue';
 
 jest.setTimeout(900_000);
 
@@ -28,7 +36,6 @@ const PAUSE_MS = 100_000;
 describe('queue mode: a worker paused past its lease sends no reply twice', () => {
 	let emulator: RunningEmulator;
 	let n8n: QueueMode;
-	let url: string;
 	let clientIds: string[];
 
 	beforeAll(async () => {
@@ -39,30 +46,13 @@ describe('queue mode: a worker paused past its lease sends no reply twice', () =
 		clientIds = body.data.ids;
 		const workflow = onRedis(burstWorkflow());
 		n8n = await startQueueMode(
-			{
-				baseUrl: emulator.baseUrl,
-				apiKey: emulator.apiKey,
-				rateLimit: LIMIT,
-				rateWindowSeconds: WINDOW_MS / 1000,
-				extra: {
-					budgetScope: 'redis',
-					redisHost: '127.0.0.1',
-					redisPort: 6379,
-					redisDatabase: STATE_DBS.pauseBudget,
-				},
-			},
+			sharedBudgetApi(emulator, { limit: LIMIT, windowMs: WINDOW_MS, db: STATE_DBS.pauseBudget }),
 			SECRET,
 			[workflow],
 			// Workers say which executions they started.
 			{ stateDb: STATE_DBS.pause, env: { N8N_LOG_LEVEL: 'info' } },
 		);
-		url = productionUrl(n8n.main.url, workflow);
-		await waitForWebhook(url);
-		await admin(emulator, 'POST', '/subscriptions', {
-			url,
-			secret: SECRET,
-			events: ['message.received'],
-		});
+		await subscribeToMessages(emulator, productionUrl(n8n.main.url, workflow), SECRET);
 	}, 900_000);
 
 	afterAll(async () => {

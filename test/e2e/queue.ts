@@ -10,9 +10,12 @@ import { prepareN8n, type ApiSettings, type Workflow } from '../../scripts/lib/d
 import {
 	freePort,
 	startN8n,
+	waitForWebhook,
 	type N8nOptions,
 	type RunningN8n,
 } from '../../scripts/lib/n8n-process';
+import type { RunningEmulator } from '../emulator';
+import { subscribe } from './core';
 
 // The machine's PostgreSQL (trust auth on loopback) and Redis: what n8n's queue mode runs on.
 const PG = { host: '127.0.0.1', port: '5432', user: 'postgres' };
@@ -37,6 +40,33 @@ export function psql(sql: string, database = 'postgres'): string {
 		['-h', PG.host, '-p', PG.port, '-U', PG.user, '-d', database, '-tAc', sql],
 		{ encoding: 'utf8' },
 	).trim();
+}
+
+/**
+ * The emulator's key allowed `limit` requests per `windowMs`, its budget shared by every n8n
+ * process through Redis database `db`.
+ */
+export function sharedBudgetApi(
+	emulator: RunningEmulator,
+	{ limit, windowMs, db }: { limit: number; windowMs: number; db: number },
+): ApiSettings {
+	return {
+		baseUrl: emulator.baseUrl,
+		apiKey: emulator.apiKey,
+		rateLimit: limit,
+		rateWindowSeconds: windowMs / 1000,
+		extra: { budgetScope: 'redis', redisHost: '127.0.0.1', redisPort: 6379, redisDatabase: db },
+	};
+}
+
+/** Once `url` answers, the emulator's subscription to it for every message the bots receive. */
+export async function subscribeToMessages(
+	emulator: RunningEmulator,
+	url: string,
+	secret: string,
+): Promise<void> {
+	await waitForWebhook(url);
+	await subscribe(emulator, url, ['message.received'], secret);
 }
 
 /** A workflow's Messaging Bot nodes keeping their state in Redis. */

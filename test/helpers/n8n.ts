@@ -89,6 +89,13 @@ export const nodeTypes: INodeTypes = {
 	getKnownTypes: () => ({}),
 };
 
+const reads = new Map<string, number>();
+
+/** How many times nodes read (n8n decrypted) a credential of this type so far, in this process. */
+export function credentialReads(type: string): number {
+	return reads.get(type) ?? 0;
+}
+
 /** Credentials as n8n's would be after decryption; authentication by the real credential class. */
 class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
@@ -124,6 +131,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		_n: unknown,
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
+		reads.set(type, credentialReads(type) + 1);
 		const found = this.data[type];
 		if (!found) throw new Error(`No test credentials of type ${type}`);
 		return found;

@@ -1,71 +1,35 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: temporary files and the example workflow, never loaded by n8n */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: the example workflow, never loaded by n8n */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
 import type { INode } from 'n8n-workflow';
 
-import { admin, apiCredential, sentTexts, useEmulator } from '../helpers/emulator';
+import { sentTexts } from '../helpers/emulator';
 import { outputOf, runWorkflow } from '../helpers/n8n';
+import { SHOP, shopMessage, useScenarioNodeSetup } from '../helpers/shop-scenario';
 import { chain, itemsInto, itemsNode, scenarioNode } from '../helpers/workflows';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'mb-analytics-'));
-afterAll(async () => {
-	await closeSharedSqliteStores();
-	rmSync(dir, { recursive: true, force: true });
-});
-
-const SHOP = JSON.stringify({
-	id: 'shop',
-	version: 1,
-	start: 'welcome',
-	states: {
-		welcome: { messages: ['Hi'], on: [{ match: { equals: 'order' }, target: 'ask' }] },
-		ask: {
-			messages: ['Number?'],
-			capture: {
-				into: 'n',
-				check: 'number',
-				retry: 'A number please',
-				retries: 1,
-				giveUp: { target: 'human' },
-				target: 'done',
-			},
-		},
-		done: { messages: ['Thanks'], end: true },
-		human: { messages: ['A person will answer'], actions: [{ handoff: true }] },
-	},
-});
-
-const message = (client: string, text: string, n: number) => ({
-	event: 'message.received',
-	message_id: `m_${client}_${n}`,
-	client_id: client,
-	bot_id: 'bot_shop',
-	text,
-});
+const SCENARIO = JSON.stringify(SHOP);
 
 describe('Messaging Bot Scenario node: Get Analytics', () => {
-	const emulator = useEmulator({ rateLimit: 100_000 });
-	const credentials = () => ({ messagingBotApi: apiCredential(emulator()) });
-	beforeEach(async () => {
-		await admin(emulator(), 'POST', '/reset');
-	});
+	const { dir, emulator, credentials } = useScenarioNodeSetup('mb-analytics-');
 
 	it('gives one item per state and a summary of the conversations the node stepped', async () => {
 		const options = { statePath: path.join(dir, 'state.sqlite'), analyticsDays: 30 };
 		const messages = [
-			...['hi', 'order', '12'].map((text, i) => message('cl_ada', text, i)),
-			...['hi', 'order', 'x', 'y'].map((text, i) => message('cl_grace', text, i)),
+			...['hi', 'order', '12'].map((text, i) => shopMessage('cl_ada', text, i)),
+			...['hi', 'order', 'x', 'y'].map((text, i) => shopMessage('cl_grace', text, i)),
 		];
 		const handled = await runWorkflow(
-			itemsInto(messages, scenarioNode({ operation: 'handleMessage', scenario: SHOP, options })),
+			itemsInto(
+				messages,
+				scenarioNode({ operation: 'handleMessage', scenario: SCENARIO, options }),
+			),
 			credentials(),
 		);
 		expect(outputOf(handled, 'Scenario')).toHaveLength(6);
 		const read = await runWorkflow(
-			itemsInto([{}], scenarioNode({ operation: 'getAnalytics', scenario: SHOP, options })),
+			itemsInto([{}], scenarioNode({ operation: 'getAnalytics', scenario: SCENARIO, options })),
 			credentials(),
 		);
 		const items = outputOf(read, 'Scenario').map((item) => item.json);
@@ -97,7 +61,7 @@ describe('Messaging Bot Scenario node: Get Analytics', () => {
 				[{}],
 				scenarioNode({
 					operation: 'getAnalytics',
-					scenario: SHOP,
+					scenario: SCENARIO,
 					analyticsFrom: '2026-11-30T00:00:00',
 					analyticsTo: '2026-11-01T23:00:00+05:00',
 					options,
@@ -128,7 +92,7 @@ describe('Messaging Bot Scenario node: Get Analytics', () => {
 		const scenario = String(funnel.parameters.scenario);
 		await runWorkflow(
 			itemsInto(
-				[message('cl_ada', 'hi', 1)],
+				[shopMessage('cl_ada', 'hi', 1)],
 				scenarioNode({ operation: 'handleMessage', scenario, options }),
 			),
 			credentials(),

@@ -109,10 +109,10 @@ describe('Scenario node on a first run', () => {
 
 describe('Scenario node panel', () => {
 	const description = new MessagingBotScenario().description;
-	const shown = (operation: string) => {
+	const shown = (operation: string, set: IDataObject = {}) => {
 		const parameters = NodeHelpers.getNodeParameters(
 			description.properties,
-			{ operation },
+			{ operation, ...set },
 			true,
 			false,
 			null,
@@ -142,6 +142,38 @@ describe('Scenario node panel', () => {
 		expect(fields).not.toContain('Workflows');
 		expect(fields).not.toContain('Storage');
 		expect(shown('handleMessage').fields).toEqual(expect.arrayContaining(['Workflows', 'Storage']));
+	});
+
+	it('shows Storage, and runs with it, where the operation opens the store: Get Diagram only to draw traffic', () => {
+		const operations = (
+			description.properties.find((p) => p.name === 'operation')?.options as Array<{
+				value: string;
+			}>
+		).map((o) => o.value);
+		// How many Storage fields the panel shows, and the Storage the node runs with (as n8n
+		// resolves a workflow's parameters), for Redis chosen.
+		const storage = (operation: string, set: IDataObject = {}) => {
+			const runsWith = NodeHelpers.getNodeParameters(
+				description.properties,
+				{ operation, stateStore: 'redis', ...set },
+				true,
+				false,
+				null,
+				description,
+			) as IDataObject;
+			const fields = shown(operation, set).fields.filter((f) => f === 'Storage').length;
+			return [fields, runsWith.stateStore ?? null];
+		};
+		for (const operation of operations)
+			expect([operation, storage(operation)]).toEqual([
+				operation,
+				['testConversation', 'getDiagram'].includes(operation) ? [0, null] : [1, 'redis'],
+			]);
+		expect(storage('getDiagram', { drawTraffic: true })).toEqual([1, 'redis']);
+		expect(storage('getDiagram', { drawTraffic: false })).toEqual([0, null]);
+		expect(shown('getDiagram', { drawTraffic: true, stateStore: 'redis' }).credentials).toEqual([
+			'messagingBotRedisApi',
+		]);
 	});
 
 	it('has a subtitle for every operation', () => {

@@ -1,60 +1,16 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling: temporary files, never loaded by n8n */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling: file paths and the SVG parser, never loaded by n8n */
 import path from 'node:path';
 
 import type { IBinaryData } from 'n8n-workflow';
 import { parseStringPromise } from 'xml2js';
 
 import { scenarioGraph } from '../../runtime/scenarios/offline/picture/graph';
-import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
-import { admin, apiCredential, useEmulator } from '../helpers/emulator';
 import { outputOf, runWorkflow } from '../helpers/n8n';
+import { SHOP, shopMessage, useScenarioNodeSetup } from '../helpers/shop-scenario';
 import { byAttribute, type XmlElement } from '../helpers/svg';
 import { itemsInto, scenarioNode } from '../helpers/workflows';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'mb-traffic-'));
-afterAll(async () => {
-	await closeSharedSqliteStores();
-	rmSync(dir, { recursive: true, force: true });
-});
-
-const SHOP = {
-	id: 'shop',
-	version: 1,
-	start: 'welcome',
-	states: {
-		welcome: {
-			messages: ['Hi'],
-			on: [
-				{ match: { equals: 'order' }, target: 'ask' },
-				{ match: { equals: 'help' }, target: 'human' },
-			],
-		},
-		ask: {
-			messages: ['Number?'],
-			capture: {
-				into: 'n',
-				check: 'number',
-				retry: 'A number please',
-				retries: 1,
-				giveUp: { target: 'human' },
-				target: 'done',
-			},
-		},
-		done: { messages: ['Thanks'], end: true },
-		human: { messages: ['A person will answer'], actions: [{ handoff: true }] },
-	},
-};
 const scenario = JSON.stringify(SHOP);
-
-const message = (client: string, text: string, n: number) => ({
-	event: 'message.received',
-	message_id: `m_${client}_${n}`,
-	client_id: client,
-	bot_id: 'bot_shop',
-	text,
-});
 
 /** The SVG of Get Diagram's one item, parsed: each state's traffic line, each arrow's width. */
 async function picture(item: { binary?: Record<string, IBinaryData> }) {
@@ -72,18 +28,14 @@ async function picture(item: { binary?: Record<string, IBinaryData> }) {
 }
 
 describe('Messaging Bot Scenario node: Get Diagram with Draw Traffic', () => {
-	const emulator = useEmulator({ rateLimit: 100_000 });
-	const credentials = () => ({ messagingBotApi: apiCredential(emulator()) });
-	beforeEach(async () => {
-		await admin(emulator(), 'POST', '/reset');
-	});
+	const { dir, credentials } = useScenarioNodeSetup('mb-traffic-');
 
 	it("draws the period's counts from the node's store on the picture", async () => {
 		const options = { statePath: path.join(dir, 'state.sqlite') };
 		const messages = [
-			...['hi', 'order', '12'].map((text, i) => message('cl_ada', text, i)),
-			...['hi', 'order', 'x', 'y'].map((text, i) => message('cl_grace', text, i)),
-			...['hi', 'order', '7'].map((text, i) => message('cl_alan', text, i)),
+			...['hi', 'order', '12'].map((text, i) => shopMessage('cl_ada', text, i)),
+			...['hi', 'order', 'x', 'y'].map((text, i) => shopMessage('cl_grace', text, i)),
+			...['hi', 'order', '7'].map((text, i) => shopMessage('cl_alan', text, i)),
 		];
 		const handled = await runWorkflow(
 			itemsInto(messages, scenarioNode({ operation: 'handleMessage', scenario, options })),

@@ -1,59 +1,25 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: short real waits between a client's messages */
-import { compileScenario, ScenarioEngine, type MessageReceived } from '../../runtime/scenarios';
+import { ScenarioEngine, type MessageReceived } from '../../runtime/scenarios';
 import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
 import { HealingSession } from '../../runtime/scenarios/engine/healing-session';
 import { MemoryStore, type StateStore } from '../../runtime/stores';
 import { CrashingStore } from './crashing-store';
+import { healingFixture, steps } from './healing-fixture';
 import { PROFILES } from '../emulator/profiles';
-import { stepsScenario } from '../e2e/burst';
 import { clientFor, realClock } from '../helpers/client';
 import { admin, sentTexts, useEmulator } from '../helpers/emulator';
-
-type Logged = { method: string; path: string; status: number };
-const steps = compileScenario(JSON.parse(stepsScenario()));
-const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 // Healing from the client's history (A24, A39), with the emulator over HTTP under both of its
 // profiles: a process that starts again reconciles each conversation active shortly before, once,
 // and applies what the client wrote and n8n never passed on, in the client's order.
 describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (profile) => {
-	const emulator = useEmulator({ rateLimit: 100_000, profile });
-	let client: ReturnType<typeof clientFor>;
+	const { emulator, engineOf, write, historyReads, listed, ...bench } = healingFixture(profile);
 	let store: StateStore;
-	beforeAll(() => {
-		client = clientFor(emulator(), { rateLimit: { limit: 100_000, windowMs: 60_000 } });
+	let client: ReturnType<typeof bench.client>;
+	beforeEach(() => {
+		store = bench.store();
+		client = bench.client();
 	});
-	beforeEach(async () => {
-		await admin(emulator(), 'POST', '/reset');
-		store = new MemoryStore();
-	});
-	afterAll(async () => client.close());
-
-	/** A process's engine: its own healing session, begun now on its clock. */
-	function engineOf(clock = realClock, api: ScenarioApi = client): ScenarioEngine {
-		const session = new HealingSession(clock.now());
-		return new ScenarioEngine({ scenarios: [steps], store, api, clock, healing: { session } });
-	}
-
-	/** The client writes; the service keeps it in the history and gives it its id and time. */
-	async function write(text: string, clientId = 'cl_grace'): Promise<MessageReceived> {
-		await pause();
-		const { body } = await admin<{ message: MessageReceived }>(emulator(), 'POST', '/inbound', {
-			bot_id: 'bot_shop',
-			client_id: clientId,
-			text,
-		});
-		return body.data.message;
-	}
-
-	const historyReads = async (clientId = 'cl_grace') =>
-		(await admin<Logged[]>(emulator(), 'GET', '/requests')).body.data.filter(
-			(r) => r.method === 'GET' && r.path === `/v1/clients/${clientId}/messages`,
-		).length;
-	/** The variant lists a client's message a moment after it is written (A39). */
-	const listed = async () => {
-		if (profile === 'variant') await admin(emulator(), 'POST', '/clock/advance', { ms: 2000 });
-	};
 
 	it('applies a message whose delivery never came, before the next, once; its late delivery is a duplicate', async () => {
 		const before = engineOf();

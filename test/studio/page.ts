@@ -44,9 +44,18 @@ export async function openFile(page: Page, file: string, states: string[]): Prom
 /** Drags from a state's lower handle to another state, as a designer connects two states. */
 export async function connectStates(page: Page, from: string, to: string): Promise<void> {
 	const handle = stateBox(page, from).locator('.react-flow__handle-bottom');
-	const a = await handle.boundingBox();
 	// Dropped on the target box's own handle: a point near its edge may lie under an arrow's label.
-	const b = await stateBox(page, to).locator('.react-flow__handle-top').boundingBox();
+	const target = stateBox(page, to).locator('.react-flow__handle-top');
+	// The view may still be moving (a fit-view animation on a busy machine): wait until it rests.
+	let a = await handle.boundingBox();
+	let b = await target.boundingBox();
+	for (let i = 0; i < 40; i++) {
+		await page.waitForTimeout(100);
+		const [a2, b2] = [await handle.boundingBox(), await target.boundingBox()];
+		const still = JSON.stringify([a, b]) === JSON.stringify([a2, b2]);
+		[a, b] = [a2, b2];
+		if (still && a && b) break;
+	}
 	if (!a || !b) throw new Error(`${from} or ${to} is not on screen`);
 	await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
 	await page.mouse.down();

@@ -30,18 +30,24 @@ export function dayOf(ms: number): string {
 }
 
 /**
- * Names are built on every step's write: each is made once and kept (a bounded cache, cleared
- * when full), so counting costs the step a few map lookups.
+ * Names are built on every step's write: each is made once and kept (bounded, all forgotten when
+ * full), so counting costs the step a couple of map lookups and no new string.
  */
-function cached<A extends string | number>(make: (...parts: A[]) => string) {
-	const known = new Map<string, string>();
-	return (...parts: A[]): string => {
-		const id = parts.join('\u0000');
-		let name = known.get(id);
+function cached<A, B, V>(make: (a: A, b: B) => V): (a: A, b: B) => V {
+	let known = new Map<A, Map<B, V>>();
+	let size = 0;
+	return (a: A, b: B): V => {
+		let inner = known.get(a);
+		let name = inner?.get(b);
 		if (name === undefined) {
-			if (known.size >= 10_000) known.clear();
-			name = make(...parts);
-			known.set(id, name);
+			if (size >= 10_000) {
+				known = new Map();
+				size = 0;
+				inner = undefined;
+			}
+			if (!inner) known.set(a, (inner = new Map()));
+			inner.set(b, (name = make(a, b)));
+			size++;
 		}
 		return name;
 	};
@@ -51,12 +57,14 @@ export function scopePrefix(scope: string): string {
 	return `${enc(scope)}|`;
 }
 
-const keyOf = cached<string | number>(
-	(scope, id, version, day) => `${scopePrefix(String(scope))}${enc(String(id))}@${version}|${day}`,
-);
+// Per scope and scenario id, the hash keys of its versions and days.
+const keysOf = cached((scope: string, id: string) => {
+	const prefix = `${scopePrefix(scope)}${enc(id)}@`;
+	return cached((version: number, day: string) => `${prefix}${version}|${day}`);
+});
 
 export function counterKey(scope: string, scenario: ScenarioRef, day?: string): string {
-	return keyOf(scope, scenario.id, scenario.version, day ?? LIVE);
+	return keysOf(scope, scenario.id)(scenario.version, day ?? LIVE);
 }
 
 export function parseCounterKey(key: string): CounterKey | undefined {
@@ -69,9 +77,9 @@ export function parseCounterKey(key: string): CounterKey | undefined {
 
 /** Counter field names: a counter, or a counter of one state or edge. */
 export const field = {
-	of: cached<string>((name, state) => `${name}:${enc(state)}`),
-	edge: cached<string>((from, to) => `edge:${enc(from)}>${enc(to)}`),
-	wait: cached<string | number>((state, bucket) => `wait:${enc(String(state))}:${bucket}`),
+	of: cached((name: string, state: string) => `${name}:${enc(state)}`),
+	edge: cached((from: string, to: string) => `edge:${enc(from)}>${enc(to)}`),
+	wait: cached((state: string, bucket: number) => `wait:${enc(state)}:${bucket}`),
 };
 
 /** A field taken apart: its counter name and the states it names. */
@@ -116,10 +124,14 @@ export function increments(
 	const expiresAt = (dayNumber + 1 + daysKept) * DAY_MS;
 	const hashes: CounterIncrements[] = [];
 	for (const { scenario, day, live } of counts) {
-		if (Object.keys(day).length > 0)
+		if (!isEmpty(day))
 			hashes.push({ key: counterKey(scope, scenario, lastDay.day), incr: day, expiresAt });
-		if (Object.keys(live).length > 0)
-			hashes.push({ key: counterKey(scope, scenario), incr: live, expiresAt });
+		if (!isEmpty(live)) hashes.push({ key: counterKey(scope, scenario), incr: live, expiresAt });
 	}
 	return hashes;
+}
+
+function isEmpty(hash: Record<string, number>): boolean {
+	for (const _ in hash) return false;
+	return true;
 }

@@ -36,6 +36,34 @@ const NOTE_COUNTERS: Record<StepNote, string> = {
 	giveUp: 'giveup',
 };
 
+/** A step's counts per scenario version (usually one), built without a closure or a search. */
+class Tally {
+	readonly counts: VersionCounts[] = [];
+
+	private of(scenario: ScenarioRef): VersionCounts {
+		const counts = this.counts;
+		for (let i = 0; i < counts.length; i++) {
+			const c = counts[i].scenario;
+			if (c === scenario || (c.id === scenario.id && c.version === scenario.version))
+				return counts[i];
+		}
+		const found = { scenario, day: {}, live: {} };
+		counts.push(found);
+		return found;
+	}
+
+	add(scenario: ScenarioRef, name: string, n = 1): void {
+		const day = this.of(scenario).day;
+		day[name] = (day[name] ?? 0) + n;
+	}
+
+	/** The conversations in a state now. */
+	live(scenario: ScenarioRef, state: string, n: number): void {
+		const live = this.of(scenario).live;
+		live[state] = (live[state] ?? 0) + n;
+	}
+}
+
 /**
  * The counts of writing `after` over `before`. Marks in `after` what it counted (its outcomes,
  * the time it entered its state), so the next write does not count them again.
@@ -45,18 +73,10 @@ export function stepTally(
 	after: ConversationRecord,
 	now: number,
 ): VersionCounts[] {
-	const counts: VersionCounts[] = [];
-	const add = (scenario: ScenarioRef, name: string, n = 1, live = false) => {
-		let found = counts.find(
-			(c) => c.scenario.id === scenario.id && c.scenario.version === scenario.version,
-		);
-		if (!found) counts.push((found = { scenario, day: {}, live: {} }));
-		const hash = live ? found.live : found.day;
-		hash[name] = (hash[name] ?? 0) + n;
-	};
+	const tally = new Tally();
 	// Read once: a later write of the same record (its outbox drained) is not the step again.
 	const facts = factsOf.get(after);
-	factsOf.delete(after);
+	if (facts) factsOf.delete(after);
 	const from = before?.scenario;
 	const prev = before?.snapshot.value;
 	const next = after.snapshot.value;
@@ -67,29 +87,27 @@ export function stepTally(
 		from?.id !== after.scenario.id ||
 		from.version !== after.scenario.version;
 	const wasLive = !!before && !before.ended;
-	countEvents(add, before, after, facts, started);
+	countEvents(tally, before, after, facts, started);
 	if (before && from && prev !== undefined && wasLive && moved) {
 		// A transition counts its edge; leaving otherwise (a restart, a new version) counts as left.
-		if (!started && prev !== next) add(from, field.edge(prev, next));
-		else add(from, field.of('left', prev));
+		if (!started && prev !== next) tally.add(from, field.edge(prev, next));
+		else tally.add(from, field.of('left', prev));
 		if (before.enteredAt !== undefined)
-			add(from, field.wait(prev, waitBucket(now - before.enteredAt)));
+			tally.add(from, field.wait(prev, waitBucket(now - before.enteredAt)));
 	}
 	if (moved) {
-		add(after.scenario, field.of('entered', next));
+		tally.add(after.scenario, field.of('entered', next));
 		after.enteredAt = now;
 	} else if (before?.enteredAt !== undefined) after.enteredAt = before.enteredAt;
 	// The conversations in each state now: live ones, counted where they are.
-	if (from && prev !== undefined && wasLive && (moved || after.ended)) add(from, prev, -1, true);
-	if (!after.ended && (moved || !wasLive)) add(after.scenario, next, 1, true);
-	for (const entry of after.outbox) countOutcome(add, after.scenario, entry);
-	return counts;
+	if (from && prev !== undefined && wasLive && (moved || after.ended)) tally.live(from, prev, -1);
+	if (!after.ended && (moved || !wasLive)) tally.live(after.scenario, next, 1);
+	for (const entry of after.outbox) countOutcome(tally, after.scenario, entry);
+	return tally.counts;
 }
 
-type Add = (scenario: ScenarioRef, name: string, n?: number) => void;
-
 function countEvents(
-	add: Add,
+	tally: Tally,
 	before: ConversationRecord | undefined,
 	after: ConversationRecord,
 	facts: StepFacts | undefined,
@@ -97,23 +115,27 @@ function countEvents(
 ): void {
 	const to = after.scenario;
 	const where = before?.snapshot.value ?? after.snapshot.value;
-	if (started) add(to, 'started');
-	if (after.ended && (started || !before?.ended)) add(to, 'ended');
+	if (started) tally.add(to, 'started');
+	if (after.ended && (started || !before?.ended)) tally.add(to, 'ended');
 	const handedOff = !!before && !before.ended && before.snapshot.context.handedOff;
-	if (!handedOff && after.snapshot.context.handedOff) add(to, 'handoff');
-	if (handedOff && !after.snapshot.context.handedOff && !started) add(to, 'release');
-	if (facts?.event === 'message') add(to, 'messages');
-	if (facts?.event === 'late' || facts?.late) add(to, 'late');
-	if (facts?.event === 'timer' && before) add(before.scenario, field.of('timer', where));
-	for (const note of facts?.notes ?? []) add(to, field.of(NOTE_COUNTERS[note], where));
+	if (!handedOff && after.snapshot.context.handedOff) tally.add(to, 'handoff');
+	if (handedOff && !after.snapshot.context.handedOff && !started) tally.add(to, 'release');
+	if (!facts) return;
+	if (facts.event === 'message') tally.add(to, 'messages');
+	if (facts.event === 'late' || facts.late) tally.add(to, 'late');
+	if (facts.event === 'timer' && before) tally.add(before.scenario, field.of('timer', where));
+	if (facts.notes)
+		for (const note of facts.notes) tally.add(to, field.of(NOTE_COUNTERS[note], where));
 }
 
 /** An effect's outcome is counted with the write that records it, once. */
-function countOutcome(add: Add, scenario: ScenarioRef, entry: OutboxEntry): void {
+function countOutcome(tally: Tally, scenario: ScenarioRef, entry: OutboxEntry): void {
 	if (entry.counted || entry.status === 'pending' || entry.status === 'sending') return;
 	entry.counted = true;
 	const kind = entry.effect.kind;
-	if (kind === 'reply') add(scenario, `reply:${entry.status === 'done' ? 'sent' : entry.status}`);
-	else if (kind === 'workflow') add(scenario, `call:${entry.result?.outcome ?? entry.status}`);
-	else add(scenario, `tags:${entry.status}`);
+	if (kind === 'reply')
+		tally.add(scenario, entry.status === 'done' ? 'reply:sent' : `reply:${entry.status}`);
+	else if (kind === 'workflow')
+		tally.add(scenario, `call:${entry.result?.outcome ?? entry.status}`);
+	else tally.add(scenario, `tags:${entry.status}`);
 }

@@ -125,7 +125,7 @@ export class ScenarioEngine {
 			reorder: { mode: options.reorderMode ?? 'adaptive', windowMs: this.settings.reorderWindowMs },
 			arrivals: arrivalHistoryOf(this.inbox),
 			latePolicy: this.settings.latePolicy,
-			heal: async (key, loaded, anchor) => await this.healer.check(key, loaded, anchor),
+			heal: async (key, loaded, context) => await this.healer.check(key, loaded, context),
 		});
 		this.scheduled = new ScheduledRun({
 			store: options.store,

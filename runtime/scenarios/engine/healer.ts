@@ -1,13 +1,14 @@
 import type { Clock } from '../../api/clock';
 import type { StateStore } from '../../stores/types';
-import { unfinished, type ConversationRecord, type HealingNote } from '../durability/record';
+import type { ConversationRecord, HealingNote } from '../durability/record';
 import type { CancellableWait } from '../durability/lease-keeper';
 import type { ConversationStore, Loaded } from '../durability/record-store';
 import type { ScenarioApi } from '../durability/perform-effect';
 import type { HistoryRead } from '../durability/sent-check';
 import { AGAIN, BOUNDS, retry } from '../durability/retry';
 import type { HealingSession } from './healing-session';
-import { missingFrom, showsMessage, type InboundItem } from './healing';
+import { missingFrom, showsMessage, type InboundItem, type Placement } from './healing';
+import { newcomerPlacement, recordNeeds, type HealContext, type NeedFacts } from './heal-need';
 import { encodeInbound, inboxClaims, type MessageReceived } from './inbox';
 
 export interface HealerOptions {
@@ -87,19 +88,40 @@ export class Healer {
 	}
 
 	/**
-	 * Reconciles the conversation if it needs it, given its record as just read. True when messages
-	 * were put in its inbox (read it again). A second caller in this process waits for the first.
+	 * Reconciles the conversation if it needs it, given its record and inbox as just read. True when
+	 * messages were put in its inbox (read it again). A second caller in this process waits for the
+	 * first.
 	 */
-	async check(key: string, loaded: Loaded, anchor?: MessageReceived): Promise<boolean> {
+	async check(key: string, loaded: Loaded, context: HealContext = {}): Promise<boolean> {
 		const { session } = this.o;
+		if (!this.enabled || session.off) return false;
+		// Asked before the decision, which is made at once: a second caller then sees the first running.
+		const followsAnother = loaded.record ? undefined : await this.followsAnother();
 		const running = session.running.get(key);
 		if (running) return await this.bounded(running);
+		const facts: NeedFacts = { ...this.o, now: this.o.clock.now(), followsAnother };
 		const record = loaded.record;
-		const delivery = anchor !== undefined;
-		if (!record || !this.enabled || session.off || !this.needs(key, record, delivery)) return false;
-		const run = this.reconcile(key, record, anchor).finally(() => session.running.delete(key));
+		const placement = record
+			? recordNeeds(key, record, facts, context.anchor) && record
+			: newcomerPlacement(key, context, facts);
+		if (!placement) return false;
+		const run = this.reconcile(key, placement, record, context.anchor).finally(() =>
+			session.running.delete(key),
+		);
 		session.running.set(key, run);
 		return await this.bounded(run);
+	}
+
+	/**
+	 * Whether another process noted conversations of this scope active within the horizon before
+	 * this one began (asked once per process): its deliveries may have failed as it stopped.
+	 */
+	private async followsAnother(): Promise<boolean> {
+		const { session, store, horizonMs } = this.o;
+		session.followsAnother ??= store
+			.active(this.o.active, session.startedAt - horizonMs, session.noted.size + 1)
+			.then((keys) => keys.some((key) => !session.noted.has(key)));
+		return await session.followsAnother;
 	}
 
 	/** The reconciliation's outcome, or false once HEAL_WAIT_MS has passed (it goes on). */
@@ -126,7 +148,7 @@ export class Healer {
 		const { session } = this.o;
 		if (!this.enabled || session.off) return false;
 		const loaded = await this.o.conversations.read(key);
-		const healed = await this.check(key, loaded);
+		const healed = await this.check(key, loaded, { activeBefore: true });
 		const record = loaded.record;
 		if (!session.reconciled.has(key) && (!record || record.updatedAt >= session.startedAt))
 			session.reconciled.set(key, this.o.clock.now());
@@ -154,34 +176,11 @@ export class Healer {
 		return report;
 	}
 
-	/**
-	 * Written before this process began, within the horizon; or reconciled only provisionally and
-	 * now delivered to; or a lease that ran out, once.
-	 */
-	private needs(key: string, record: ConversationRecord, delivery: boolean): boolean {
-		const { session, horizonMs, clock } = this.o;
-		const now = clock.now();
-		const reconciledAt = session.reconciled.get(key);
-		if (reconciledAt !== undefined && delivery && reconciledAt < (session.firstDelivery ?? 0))
-			return true;
-		const expired = record.outbox.find(
-			(e) => unfinished(e) && e.lease !== undefined && e.lease.until <= now,
-		);
-		const takeover = expired && `${key}@${expired.lease?.until}`;
-		if (takeover && !session.takeovers.has(takeover)) {
-			session.takeovers.add(takeover);
-			return true;
-		}
-		return (
-			reconciledAt === undefined &&
-			record.updatedAt < session.startedAt &&
-			now - record.updatedAt <= horizonMs
-		);
-	}
-
 	private async reconcile(
 		key: string,
-		record: ConversationRecord,
+		placement: Placement,
+		/** The record placed against; none for a newcomer (nothing to note the outcome in). */
+		record: ConversationRecord | undefined,
 		anchor?: MessageReceived,
 	): Promise<boolean> {
 		const { session, store, clock } = this.o;
@@ -190,15 +189,15 @@ export class Healer {
 		this.reports.set(key, report);
 		let history: InboundItem[];
 		try {
-			history = await this.readHistory(record, anchor);
+			history = await this.readHistory(placement, anchor);
 		} catch (error) {
 			report.error = `the client's history could not be read: ${(error as Error).message}`;
-			await this.keep(key, report);
+			if (record) await this.keep(key, report);
 			return false;
 		}
-		const missing = missingFrom(history, record);
+		const missing = missingFrom(history, placement);
 		// No client message at all, not even those applied a while ago: the service does not list them.
-		if (missing.inbound === 0 && clock.now() - record.updatedAt > OFF_AFTER_MS) {
+		if (record && missing.inbound === 0 && clock.now() - record.updatedAt > OFF_AFTER_MS) {
 			session.off ??=
 				"healing from the history is off: the client's message history shows no messages from clients";
 			report.off = session.off;
@@ -216,7 +215,7 @@ export class Healer {
 		}
 		report.unplaced = missing.unplaced;
 		if (missing.unplaceable) report.error = missing.unplaceable;
-		if (report.healed.length > 0 || report.unplaced > 0 || report.error)
+		if (record && (report.healed.length > 0 || report.unplaced > 0 || report.error))
 			await this.keep(key, report);
 		return report.healed.length > 0;
 	}
@@ -226,7 +225,7 @@ export class Healer {
 	 * in hand (a service that lists a message a moment after delivering it, A39).
 	 */
 	private async readHistory(
-		{ botId, clientId }: ConversationRecord,
+		{ botId, clientId }: Placement,
 		anchor?: MessageReceived,
 	): Promise<InboundItem[]> {
 		const { api } = this.o;

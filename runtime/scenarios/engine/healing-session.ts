@@ -25,6 +25,8 @@ export class HealingSession {
 	off?: string;
 	/** The node says "healing off" once. */
 	offSaid = false;
+	/** Whether another process served this scope shortly before this one began (asked once). */
+	followsAnother?: Promise<boolean>;
 	/** History reads made for healing, for the figures. */
 	reads = 0;
 

@@ -22,6 +22,21 @@ export interface Missing {
 	unplaceable?: string;
 }
 
+/**
+ * What a reconciliation places the history against: a conversation's record, or, for one with no
+ * record yet (its first messages accepted by a process that died before applying them, or never
+ * passed on by n8n), nothing applied and a time from which the client's messages are its own.
+ */
+export type Placement = Pick<
+	ConversationRecord,
+	'botId' | 'clientId' | 'handled' | 'lastInbound' | 'lastSentAt'
+>;
+
+/** A conversation with no record: every client message of its bot written from `since` on. */
+export function newcomer(botId: string, clientId: string, since: number): Placement {
+	return { botId, clientId, handled: [], lastSentAt: since };
+}
+
 const timeOf = (item: HistoryItem) =>
 	item.timestamp === undefined ? Number.NaN : Date.parse(item.timestamp);
 
@@ -31,7 +46,7 @@ const timeOf = (item: HistoryItem) =>
  * (everything from that time on). Each needs an id (so a delivery of it later is a duplicate) and
  * a time (so it is applied in the client's order); one without is counted as unplaced.
  */
-export function missingFrom(history: readonly InboundItem[], record: ConversationRecord): Missing {
+export function missingFrom(history: readonly InboundItem[], record: Placement): Missing {
 	const inbound = history.filter(
 		(item) =>
 			item.direction === 'inbound' && (item.bot_id === undefined || item.bot_id === record.botId),
@@ -60,7 +75,7 @@ export function missingFrom(history: readonly InboundItem[], record: Conversatio
 	return found;
 }
 
-function asEvent(item: InboundItem, record: ConversationRecord, id: string): MessageReceived {
+function asEvent(item: InboundItem, record: Placement, id: string): MessageReceived {
 	return {
 		message_id: id,
 		client_id: record.clientId,

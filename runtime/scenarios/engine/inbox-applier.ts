@@ -6,7 +6,8 @@ import type { OutboxRunner } from '../durability/outbox';
 import type { ScenarioApi } from '../durability/perform-effect';
 import { AGAIN, BOUNDS, retry } from '../durability/retry';
 import { noteStep, stepFacts } from '../durability/step-tally';
-import { decodeInbound, nextInOrder, type Inbound, type MessageReceived } from './inbox';
+import { decodeInbound, nextInOrder, type Inbound } from './inbox';
+import type { HealContext } from './heal-need';
 import { holdMs, type ArrivalHistory, type ReorderSettings } from './release-policy';
 import type { HandleResult, LatePolicy } from './results';
 import type { Stepper } from './stepper';
@@ -31,7 +32,7 @@ export interface InboxApplierOptions {
 	 * Looks at the conversation as read before its next message is applied: true when it put
 	 * messages from the client's history in the inbox (engine/healer.ts), which is then read again.
 	 */
-	heal?: (key: string, loaded: Loaded, anchor?: MessageReceived) => Promise<boolean>;
+	heal?: (key: string, loaded: Loaded, context: HealContext) => Promise<boolean>;
 }
 
 /**
@@ -73,7 +74,8 @@ export class InboxApplier {
 		const entries = queued.map(decodeInbound);
 		// Messages healed from the client's history too (before anything newer is applied).
 		const anchor = entries.find((e) => e.message.message_id === until)?.message;
-		if (this.options.heal && (await this.options.heal(key, loaded, anchor))) return AGAIN;
+		if (this.options.heal && (await this.options.heal(key, loaded, { anchor, queued: entries })))
+			return AGAIN;
 		const handled = new Set(loaded.record?.handled ?? []);
 		const done = entries.filter((e) => handled.has(e.message.message_id));
 		// Applied, but the process stopped before taking it out of the inbox.

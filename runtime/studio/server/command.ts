@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the studio command runs in a terminal, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- the studio command runs in a terminal, never loaded by n8n */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -50,23 +50,43 @@ export async function studioCommand(
 		return 2;
 	}
 	const host = typeof args.values.host === 'string' ? args.values.host : '127.0.0.1';
-	const studio = await startStudio({
-		files: args.positionals,
-		pageDir: pageDir(),
-		host,
-		port,
-		traffic: store && trafficFrom(store),
-	});
+	let studio: RunningStudio;
+	try {
+		studio = await startStudio({
+			files: args.positionals,
+			pageDir: pageDir(),
+			host,
+			port,
+			traffic: store && trafficFrom(store),
+		});
+	} catch (error) {
+		await store?.close();
+		throw error;
+	}
 	io.out(`Scenario Studio: ${studio.url}\n`);
 	if (args.positionals.length > 0) io.out(`Saves only to: ${args.positionals.join(', ')}\n`);
 	else io.out('No file given: the studio starts a new scenario (Copy for n8n to keep it)\n');
 	// Where only: a Redis URL's password is never printed.
 	if (store) io.out(`Traffic from: ${store.where} (read only)\n`);
 	io.out('Ctrl-C stops it.\n');
-	return studio;
+	return store ? closingStore(studio, store) : studio;
 }
 
-/** The traffic the page asks for, read from the store (opened read-only, kept open while the studio runs). */
+/** The studio, whose close() closes the store it reads traffic from too. */
+function closingStore(studio: RunningStudio, store: CounterReader): RunningStudio {
+	return {
+		...studio,
+		close: async () => {
+			try {
+				await studio.close();
+			} finally {
+				await store.close();
+			}
+		},
+	};
+}
+
+/** The traffic the page asks for, read from the store (opened read-only, open until the studio closes). */
 export function trafficFrom(store: CounterReader): NonNullable<StudioOptions['traffic']> {
 	return async ({ scenario, ...period }) =>
 		await readTraffic(store, { scenario, ...trafficPeriod(period) });

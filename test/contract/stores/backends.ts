@@ -46,3 +46,22 @@ export const backends: Backend[] = [
 		reopen: (now) => new RedisStore(REDIS_URL, lastPrefix, now),
 	},
 ];
+
+/**
+ * Each test's store: `backend` opened fresh on a clock the test moves (`clock`), closed after.
+ * `store` may be replaced by a test (a restart); the one it holds at the end is closed.
+ */
+export function useFreshStore(backend: Backend): {
+	store: StateStore;
+	clock: number;
+	now: () => number;
+} {
+	const start = 1_000_000;
+	const fresh = { store: undefined as unknown as StateStore, clock: start, now: () => fresh.clock };
+	beforeEach(() => {
+		fresh.clock = start;
+		fresh.store = backend.open(fresh.now);
+	});
+	afterEach(async () => fresh.store.close());
+	return fresh;
+}

@@ -1,258 +1,250 @@
-import type { StateStore } from '../../../runtime/stores';
 import { pingRedis, RedisStore } from '../../../runtime/stores/redis';
-import { backends, cleanUp } from './backends';
+import { backends, cleanUp, useFreshStore } from './backends';
 
 afterAll(cleanUp);
 
 // One contract, every backend: what the trigger and the scenario engine rely on.
 describe.each(backends)('state store contract: $name', (backend) => {
-	let clock = 1_000_000;
-	const now = () => clock;
-	let store: StateStore;
-	beforeEach(() => {
-		clock = 1_000_000;
-		store = backend.open(now);
-	});
-	afterEach(async () => store.close());
+	const t = useFreshStore(backend);
 
 	it('claims an id once', async () => {
-		expect(await store.claim('d', 'a', 1000)).toBe(true);
-		expect(await store.claim('d', 'a', 1000)).toBe(false);
-		expect(await store.claim('d', 'b', 1000)).toBe(true);
-		expect(await store.claim('other', 'a', 1000)).toBe(true);
+		expect(await t.store.claim('d', 'a', 1000)).toBe(true);
+		expect(await t.store.claim('d', 'a', 1000)).toBe(false);
+		expect(await t.store.claim('d', 'b', 1000)).toBe(true);
+		expect(await t.store.claim('other', 'a', 1000)).toBe(true);
 	});
 
 	it('gives exactly one of 50 concurrent claimants the id', async () => {
 		const results = await Promise.all(
-			Array.from({ length: 50 }, () => store.claim('d', 'same', 1000)),
+			Array.from({ length: 50 }, () => t.store.claim('d', 'same', 1000)),
 		);
 		expect(results.filter(Boolean)).toHaveLength(1);
 	});
 
 	it('lets an expired claim be made again, and a released one', async () => {
-		await store.claim('d', 'a', 1000);
-		clock += 999;
-		expect(await store.claim('d', 'a', 1000)).toBe(false);
-		clock += 1;
-		expect(await store.claim('d', 'a', 1000)).toBe(true);
-		await store.release('d', 'a');
-		expect(await store.claim('d', 'a', 1000)).toBe(true);
+		await t.store.claim('d', 'a', 1000);
+		t.clock += 999;
+		expect(await t.store.claim('d', 'a', 1000)).toBe(false);
+		t.clock += 1;
+		expect(await t.store.claim('d', 'a', 1000)).toBe(true);
+		await t.store.release('d', 'a');
+		expect(await t.store.claim('d', 'a', 1000)).toBe(true);
 	});
 
 	it('writes with compare-and-set', async () => {
-		expect(await store.read('c', 'k')).toBeUndefined();
-		expect(await store.write('c', 'k', 'one', 0)).toBe(1);
-		expect(await store.write('c', 'k', 'again', 0)).toBeNull();
-		expect(await store.write('c', 'k', 'two', 1)).toBe(2);
-		expect(await store.write('c', 'k', 'stale', 1)).toBeNull();
-		expect(await store.read('c', 'k')).toEqual({ value: 'two', version: 2 });
-		expect(await store.read('other', 'k')).toBeUndefined();
+		expect(await t.store.read('c', 'k')).toBeUndefined();
+		expect(await t.store.write('c', 'k', 'one', 0)).toBe(1);
+		expect(await t.store.write('c', 'k', 'again', 0)).toBeNull();
+		expect(await t.store.write('c', 'k', 'two', 1)).toBe(2);
+		expect(await t.store.write('c', 'k', 'stale', 1)).toBeNull();
+		expect(await t.store.read('c', 'k')).toEqual({ value: 'two', version: 2 });
+		expect(await t.store.read('other', 'k')).toBeUndefined();
 	});
 
 	it('lets only one of concurrent writers with the same expected version win', async () => {
-		await store.write('c', 'k', 'base', 0);
+		await t.store.write('c', 'k', 'base', 0);
 		const results = await Promise.all(
-			Array.from({ length: 20 }, (_, i) => store.write('c', 'k', `w${i}`, 1)),
+			Array.from({ length: 20 }, (_, i) => t.store.write('c', 'k', `w${i}`, 1)),
 		);
 		expect(results.filter((r) => r === 2)).toHaveLength(1);
 		const winner = results.findIndex((r) => r === 2);
-		expect(await store.read('c', 'k')).toEqual({ value: `w${winner}`, version: 2 });
+		expect(await t.store.read('c', 'k')).toEqual({ value: `w${winner}`, version: 2 });
 	});
 
 	it('removes only at the expected version, with its due mark', async () => {
-		await store.write('c', 'k', 'v', 0);
-		await store.setDue('c', 'k', 5);
-		expect(await store.remove('c', 'k', 2)).toBe(false);
-		expect(await store.remove('c', 'k', 1)).toBe(true);
-		expect(await store.read('c', 'k')).toBeUndefined();
-		expect(await store.due('c', 10, 10)).toEqual([]);
+		await t.store.write('c', 'k', 'v', 0);
+		await t.store.setDue('c', 'k', 5);
+		expect(await t.store.remove('c', 'k', 2)).toBe(false);
+		expect(await t.store.remove('c', 'k', 1)).toBe(true);
+		expect(await t.store.read('c', 'k')).toBeUndefined();
+		expect(await t.store.due('c', 10, 10)).toEqual([]);
 	});
 
 	it('lists due keys earliest first, up to a limit, and forgets cleared ones', async () => {
-		await store.setDue('t', 'late', 300);
-		await store.setDue('t', 'early', 100);
-		await store.setDue('t', 'mid', 200);
-		await store.setDue('t', 'future', 900);
-		await store.setDue('other', 'x', 1);
-		expect(await store.due('t', 300, 10)).toEqual(['early', 'mid', 'late']);
-		expect(await store.due('t', 300, 2)).toEqual(['early', 'mid']);
-		await store.setDue('t', 'early', null);
-		await store.setDue('t', 'mid', 1000);
-		expect(await store.due('t', 300, 10)).toEqual(['late']);
+		await t.store.setDue('t', 'late', 300);
+		await t.store.setDue('t', 'early', 100);
+		await t.store.setDue('t', 'mid', 200);
+		await t.store.setDue('t', 'future', 900);
+		await t.store.setDue('other', 'x', 1);
+		expect(await t.store.due('t', 300, 10)).toEqual(['early', 'mid', 'late']);
+		expect(await t.store.due('t', 300, 2)).toEqual(['early', 'mid']);
+		await t.store.setDue('t', 'early', null);
+		await t.store.setDue('t', 'mid', 1000);
+		expect(await t.store.due('t', 300, 10)).toEqual(['late']);
 	});
 
 	it('writes a record and its due mark in one step, and clears the mark the same way', async () => {
-		expect(await store.write('c', 'k', 'v', 0, { dueAt: 50 })).toBe(1);
-		expect(await store.due('c', 60, 10)).toEqual(['k']);
-		expect(await store.write('c', 'k', 'stale', 0, { dueAt: null })).toBeNull();
-		expect(await store.due('c', 60, 10)).toEqual(['k']);
-		expect(await store.write('c', 'k', 'w', 1)).toBe(2);
-		expect(await store.due('c', 60, 10)).toEqual(['k']);
-		expect(await store.write('c', 'k', 'x', 2, { dueAt: null })).toBe(3);
-		expect(await store.due('c', 60, 10)).toEqual([]);
+		expect(await t.store.write('c', 'k', 'v', 0, { dueAt: 50 })).toBe(1);
+		expect(await t.store.due('c', 60, 10)).toEqual(['k']);
+		expect(await t.store.write('c', 'k', 'stale', 0, { dueAt: null })).toBeNull();
+		expect(await t.store.due('c', 60, 10)).toEqual(['k']);
+		expect(await t.store.write('c', 'k', 'w', 1)).toBe(2);
+		expect(await t.store.due('c', 60, 10)).toEqual(['k']);
+		expect(await t.store.write('c', 'k', 'x', 2, { dueAt: null })).toBe(3);
+		expect(await t.store.due('c', 60, 10)).toEqual([]);
 	});
 
 	it('forgets a record once it expires; a stale writer cannot bring it back', async () => {
-		await store.write('c', 'k', 'v', 0, { expiresAt: clock + 1000 });
-		clock += 999;
-		expect(await store.read('c', 'k')).toEqual({ value: 'v', version: 1 });
-		clock += 1;
-		expect(await store.read('c', 'k')).toBeUndefined();
-		expect(await store.write('c', 'k', 'stale', 1)).toBeNull();
-		const version = await store.write('c', 'k', 'new', 0);
+		await t.store.write('c', 'k', 'v', 0, { expiresAt: t.clock + 1000 });
+		t.clock += 999;
+		expect(await t.store.read('c', 'k')).toEqual({ value: 'v', version: 1 });
+		t.clock += 1;
+		expect(await t.store.read('c', 'k')).toBeUndefined();
+		expect(await t.store.write('c', 'k', 'stale', 1)).toBeNull();
+		const version = await t.store.write('c', 'k', 'new', 0);
 		expect(version).not.toBeNull();
-		expect(await store.read('c', 'k')).toEqual({ value: 'new', version });
+		expect(await t.store.read('c', 'k')).toEqual({ value: 'new', version });
 		// Without an expiry it stays.
-		clock += 10 ** 9;
-		expect((await store.read('c', 'k'))?.value).toBe('new');
+		t.clock += 10 ** 9;
+		expect((await t.store.read('c', 'k'))?.value).toBe('new');
 	});
 
 	it('appends to a queue once per id, all claims or none', async () => {
-		const a = await store.enqueue('i', 'q1', ['d:1', 'm:1'], 'first', 1000);
+		const a = await t.store.enqueue('i', 'q1', ['d:1', 'm:1'], 'first', 1000);
 		expect(a).not.toBeNull();
-		expect(await store.enqueue('i', 'q1', ['d:2', 'm:1'], 'copy', 1000)).toBeNull();
+		expect(await t.store.enqueue('i', 'q1', ['d:2', 'm:1'], 'copy', 1000)).toBeNull();
 		// The refused append claimed nothing: d:2 is still free.
-		const b = await store.enqueue('i', 'q1', ['d:2', 'm:2'], 'second', 1000);
+		const b = await t.store.enqueue('i', 'q1', ['d:2', 'm:2'], 'second', 1000);
 		expect(b).toBeGreaterThan(a as number);
-		expect(await store.claim('i', 'd:2', 1000)).toBe(false);
-		expect((await store.queued('i', 'q1', 10)).map((e) => [e.seq, e.value, e.at])).toEqual([
-			[a, 'first', clock],
-			[b, 'second', clock],
+		expect(await t.store.claim('i', 'd:2', 1000)).toBe(false);
+		expect((await t.store.queued('i', 'q1', 10)).map((e) => [e.seq, e.value, e.at])).toEqual([
+			[a, 'first', t.clock],
+			[b, 'second', t.clock],
 		]);
-		expect(await store.queued('i', 'q2', 10)).toEqual([]);
-		expect(await store.queued('other', 'q1', 10)).toEqual([]);
-		clock += 1000;
-		expect(await store.enqueue('i', 'q1', ['m:1'], 'after expiry', 1000)).not.toBeNull();
+		expect(await t.store.queued('i', 'q2', 10)).toEqual([]);
+		expect(await t.store.queued('other', 'q1', 10)).toEqual([]);
+		t.clock += 1000;
+		expect(await t.store.enqueue('i', 'q1', ['m:1'], 'after expiry', 1000)).not.toBeNull();
 	});
 
 	it('keeps values with any characters, and dequeues by seq', async () => {
 		const text = 'a:b:{"x":1}\n\u00e9';
-		const s1 = (await store.enqueue('i', 'q', ['1'], text, 1000)) as number;
-		const s2 = (await store.enqueue('i', 'q', ['2'], 'two', 1000)) as number;
-		const s3 = (await store.enqueue('i', 'q', ['3'], 'three', 1000)) as number;
-		expect((await store.queued('i', 'q', 1))[0].value).toBe(text);
-		await store.dequeue('i', 'q', [s2]);
-		expect((await store.queued('i', 'q', 10)).map((e) => e.seq)).toEqual([s1, s3]);
-		await store.dequeue('i', 'q', [s1, s3]);
-		expect(await store.queued('i', 'q', 10)).toEqual([]);
+		const s1 = (await t.store.enqueue('i', 'q', ['1'], text, 1000)) as number;
+		const s2 = (await t.store.enqueue('i', 'q', ['2'], 'two', 1000)) as number;
+		const s3 = (await t.store.enqueue('i', 'q', ['3'], 'three', 1000)) as number;
+		expect((await t.store.queued('i', 'q', 1))[0].value).toBe(text);
+		await t.store.dequeue('i', 'q', [s2]);
+		expect((await t.store.queued('i', 'q', 10)).map((e) => e.seq)).toEqual([s1, s3]);
+		await t.store.dequeue('i', 'q', [s1, s3]);
+		expect(await t.store.queued('i', 'q', 10)).toEqual([]);
 	});
 
 	it('lists the queues whose oldest entry waited since a time, oldest first', async () => {
-		await store.enqueue('i', 'old', ['a'], 'x', 10 ** 6);
-		clock += 100;
-		await store.enqueue('i', 'new', ['b'], 'x', 10 ** 6);
-		const s = (await store.enqueue('i', 'old', ['c'], 'y', 10 ** 6)) as number;
-		expect(await store.stalled('i', clock - 100, 10)).toEqual(['old']);
-		expect(await store.stalled('i', clock, 10)).toEqual(['old', 'new']);
-		expect(await store.stalled('i', clock, 1)).toEqual(['old']);
-		const [first] = await store.queued('i', 'old', 1);
-		await store.dequeue('i', 'old', [first.seq]);
+		await t.store.enqueue('i', 'old', ['a'], 'x', 10 ** 6);
+		t.clock += 100;
+		await t.store.enqueue('i', 'new', ['b'], 'x', 10 ** 6);
+		const s = (await t.store.enqueue('i', 'old', ['c'], 'y', 10 ** 6)) as number;
+		expect(await t.store.stalled('i', t.clock - 100, 10)).toEqual(['old']);
+		expect(await t.store.stalled('i', t.clock, 10)).toEqual(['old', 'new']);
+		expect(await t.store.stalled('i', t.clock, 1)).toEqual(['old']);
+		const [first] = await t.store.queued('i', 'old', 1);
+		await t.store.dequeue('i', 'old', [first.seq]);
 		// Its head is now the later entry.
-		expect(await store.stalled('i', clock - 100, 10)).toEqual([]);
-		await store.dequeue('i', 'old', [s]);
-		expect(await store.stalled('i', clock, 10)).toEqual(['new']);
+		expect(await t.store.stalled('i', t.clock - 100, 10)).toEqual([]);
+		await t.store.dequeue('i', 'old', [s]);
+		expect(await t.store.stalled('i', t.clock, 10)).toEqual(['new']);
 	});
 
 	it('lists keys noted active since a time, latest first; a later note wins, never an earlier', async () => {
 		const hour = 3_600_000;
-		await store.noteActive('a', 'k1', clock - 300, hour);
-		await store.noteActive('a', 'k2', clock - 200, hour);
-		await store.noteActive('a', 'k3', clock - 100, hour);
-		await store.noteActive('b', 'k9', clock, hour);
-		expect(await store.active('a', clock - 250, 10)).toEqual(['k3', 'k2']);
-		expect(await store.active('a', 0, 2)).toEqual(['k3', 'k2']);
+		await t.store.noteActive('a', 'k1', t.clock - 300, hour);
+		await t.store.noteActive('a', 'k2', t.clock - 200, hour);
+		await t.store.noteActive('a', 'k3', t.clock - 100, hour);
+		await t.store.noteActive('b', 'k9', t.clock, hour);
+		expect(await t.store.active('a', t.clock - 250, 10)).toEqual(['k3', 'k2']);
+		expect(await t.store.active('a', 0, 2)).toEqual(['k3', 'k2']);
 		// k1 active again, later than the others; an older note of k3 changes nothing.
-		await store.noteActive('a', 'k1', clock - 50, hour);
-		await store.noteActive('a', 'k3', clock - 1000, hour);
-		expect(await store.active('a', clock - 250, 10)).toEqual(['k1', 'k3', 'k2']);
-		expect(await store.active('a', clock - 60, 10)).toEqual(['k1']);
-		expect(await store.active('b', 0, 10)).toEqual(['k9']);
-		expect(await store.active('c', 0, 10)).toEqual([]);
+		await t.store.noteActive('a', 'k1', t.clock - 50, hour);
+		await t.store.noteActive('a', 'k3', t.clock - 1000, hour);
+		expect(await t.store.active('a', t.clock - 250, 10)).toEqual(['k1', 'k3', 'k2']);
+		expect(await t.store.active('a', t.clock - 60, 10)).toEqual(['k1']);
+		expect(await t.store.active('b', 0, 10)).toEqual(['k9']);
+		expect(await t.store.active('c', 0, 10)).toEqual([]);
 	});
 
 	it('notes active keys concurrently without losing one, each at its latest time', async () => {
 		await Promise.all(
 			Array.from({ length: 40 }, (_, i) =>
-				store.noteActive('a', `k${i % 20}`, clock + i, 3_600_000),
+				t.store.noteActive('a', `k${i % 20}`, t.clock + i, 3_600_000),
 			),
 		);
-		const keys = await store.active('a', clock + 20, 100);
+		const keys = await t.store.active('a', t.clock + 20, 100);
 		expect(keys).toEqual(Array.from({ length: 20 }, (_, i) => `k${19 - i}`));
 	});
 
 	it('takes the first entries of a queue once, whoever asks at the same time', async () => {
-		for (let i = 0; i < 10; i++) await store.enqueue('i', 'q', [`t${i}`], `v${i}`, 1000);
-		const takers = await Promise.all([store.take('i', 'q', 4), store.take('i', 'q', 4)]);
+		for (let i = 0; i < 10; i++) await t.store.enqueue('i', 'q', [`t${i}`], `v${i}`, 1000);
+		const takers = await Promise.all([t.store.take('i', 'q', 4), t.store.take('i', 'q', 4)]);
 		const values = takers.flat().map((e) => e.value);
 		expect(values.sort()).toEqual(['v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7']);
-		expect((await store.take('i', 'q', 10)).map((e) => e.value)).toEqual(['v8', 'v9']);
-		expect(await store.take('i', 'q', 10)).toEqual([]);
-		expect(await store.stalled('i', clock, 10)).toEqual([]);
+		expect((await t.store.take('i', 'q', 10)).map((e) => e.value)).toEqual(['v8', 'v9']);
+		expect(await t.store.take('i', 'q', 10)).toEqual([]);
+		expect(await t.store.stalled('i', t.clock, 10)).toEqual([]);
 	});
 
 	it('takes queue entries out with a write, only when the write happens', async () => {
-		const a = (await store.enqueue('i', 'q', ['a'], 'first', 10 ** 6)) as number;
-		clock += 10;
-		const b = (await store.enqueue('i', 'q', ['b'], 'second', 10 ** 6)) as number;
+		const a = (await t.store.enqueue('i', 'q', ['a'], 'first', 10 ** 6)) as number;
+		t.clock += 10;
+		const b = (await t.store.enqueue('i', 'q', ['b'], 'second', 10 ** 6)) as number;
 		const dequeue = { namespace: 'i', queue: 'q', seqs: [a] };
 		// A write that loses its compare-and-set takes nothing out.
-		expect(await store.write('c', 'k', 'v', 3, { dequeue })).toBeNull();
-		expect((await store.queued('i', 'q', 10)).map((e) => e.seq)).toEqual([a, b]);
-		expect(await store.write('c', 'k', 'v', 0, { dequeue, dueAt: clock })).toBe(1);
-		expect((await store.queued('i', 'q', 10)).map((e) => e.seq)).toEqual([b]);
-		expect(await store.due('c', clock, 10)).toEqual(['k']);
+		expect(await t.store.write('c', 'k', 'v', 3, { dequeue })).toBeNull();
+		expect((await t.store.queued('i', 'q', 10)).map((e) => e.seq)).toEqual([a, b]);
+		expect(await t.store.write('c', 'k', 'v', 0, { dequeue, dueAt: t.clock })).toBe(1);
+		expect((await t.store.queued('i', 'q', 10)).map((e) => e.seq)).toEqual([b]);
+		expect(await t.store.due('c', t.clock, 10)).toEqual(['k']);
 		// The queue's head is now the later entry, and with the last one gone it is not stalled.
-		expect(await store.stalled('i', clock - 10, 10)).toEqual([]);
-		expect(await store.stalled('i', clock, 10)).toEqual(['q']);
+		expect(await t.store.stalled('i', t.clock - 10, 10)).toEqual([]);
+		expect(await t.store.stalled('i', t.clock, 10)).toEqual(['q']);
 		const last = { namespace: 'i', queue: 'q', seqs: [b] };
-		expect(await store.write('c', 'k', 'v2', 1, { dequeue: last })).toBe(2);
-		expect(await store.queued('i', 'q', 10)).toEqual([]);
-		expect(await store.stalled('i', clock, 10)).toEqual([]);
+		expect(await t.store.write('c', 'k', 'v2', 1, { dequeue: last })).toBe(2);
+		expect(await t.store.queued('i', 'q', 10)).toEqual([]);
+		expect(await t.store.stalled('i', t.clock, 10)).toEqual([]);
 	});
 
 	it('gives exactly one of 30 concurrent writers of one version the queue entry', async () => {
-		const seq = (await store.enqueue('i', 'q', ['a'], 'x', 1000)) as number;
+		const seq = (await t.store.enqueue('i', 'q', ['a'], 'x', 1000)) as number;
 		const dequeue = { namespace: 'i', queue: 'q', seqs: [seq] };
 		const results = await Promise.all(
-			Array.from({ length: 30 }, (_, i) => store.write('c', 'k', `w${i}`, 0, { dequeue })),
+			Array.from({ length: 30 }, (_, i) => t.store.write('c', 'k', `w${i}`, 0, { dequeue })),
 		);
 		expect(results.filter((r) => r !== null)).toEqual([1]);
-		expect(await store.queued('i', 'q', 10)).toEqual([]);
+		expect(await t.store.queued('i', 'q', 10)).toEqual([]);
 	});
 
 	it('gives exactly one of 30 concurrent appends of one id the entry', async () => {
 		const results = await Promise.all(
-			Array.from({ length: 30 }, (_, i) => store.enqueue('i', 'q', ['m:same'], `c${i}`, 1000)),
+			Array.from({ length: 30 }, (_, i) => t.store.enqueue('i', 'q', ['m:same'], `c${i}`, 1000)),
 		);
 		expect(results.filter((r) => r !== null)).toHaveLength(1);
-		expect(await store.queued('i', 'q', 100)).toHaveLength(1);
+		expect(await t.store.queued('i', 'q', 100)).toHaveLength(1);
 	});
 
 	if (backend.reopen) {
 		const reopen = backend.reopen;
 		it('keeps claims and records after a restart', async () => {
-			await store.claim('d', 'kept', 86_400_000);
-			await store.write('c', 'k', 'kept', 0);
-			await store.setDue('t', 'k', 5);
-			await store.noteActive('a', 'k', clock, 3_600_000);
-			await store.close();
-			store = reopen(now);
-			expect(await store.claim('d', 'kept', 86_400_000)).toBe(false);
-			expect(await store.read('c', 'k')).toEqual({ value: 'kept', version: 1 });
-			expect(await store.due('t', 10, 10)).toEqual(['k']);
-			expect(await store.active('a', clock, 10)).toEqual(['k']);
+			await t.store.claim('d', 'kept', 86_400_000);
+			await t.store.write('c', 'k', 'kept', 0);
+			await t.store.setDue('t', 'k', 5);
+			await t.store.noteActive('a', 'k', t.clock, 3_600_000);
+			await t.store.close();
+			t.store = reopen(t.now);
+			expect(await t.store.claim('d', 'kept', 86_400_000)).toBe(false);
+			expect(await t.store.read('c', 'k')).toEqual({ value: 'kept', version: 1 });
+			expect(await t.store.due('t', 10, 10)).toEqual(['k']);
+			expect(await t.store.active('a', t.clock, 10)).toEqual(['k']);
 		});
 
 		it('is atomic across two connections to one store', async () => {
-			const second = reopen(now);
+			const second = reopen(t.now);
 			const ids = Array.from({ length: 200 }, (_, i) => `id${i}`);
 			const results = await Promise.all(
-				ids.flatMap((id) => [store.claim('d', id, 1000), second.claim('d', id, 1000)]),
+				ids.flatMap((id) => [t.store.claim('d', id, 1000), second.claim('d', id, 1000)]),
 			);
 			expect(results.filter(Boolean)).toHaveLength(200);
-			await store.write('c', 'k', 'base', 0);
+			await t.store.write('c', 'k', 'base', 0);
 			const writes = await Promise.all([
-				store.write('c', 'k', 'a', 1),
+				t.store.write('c', 'k', 'a', 1),
 				second.write('c', 'k', 'b', 1),
 			]);
 			expect(writes.filter((w) => w === 2)).toHaveLength(1);

@@ -1,0 +1,106 @@
+import {
+	newcomerPlacement,
+	NEWCOMER_SETTLE_MS,
+	recordNeeds,
+	RETRIED_AFTER_MS,
+} from '../../runtime/scenarios/engine/heal-need';
+import type { ConversationRecord } from '../../runtime/scenarios/durability/record';
+import { HealingSession } from '../../runtime/scenarios/engine/healing-session';
+import type { Inbound, MessageReceived } from '../../runtime/scenarios/engine/inbox';
+
+const HORIZON = 15 * 60_000;
+const START = 1_000_000_000;
+const KEY = 'bot_shop:cl_grace';
+
+const message = (at: number): MessageReceived => ({
+	message_id: `m${at}`,
+	client_id: 'cl_grace',
+	bot_id: 'bot_shop',
+	text: 'hi',
+	timestamp: new Date(at).toISOString(),
+});
+const queued = (acceptedAt: number): Inbound => ({
+	message: message(acceptedAt),
+	seq: 1,
+	at: acceptedAt,
+});
+
+function facts(now: number, followsAnother = false, firstDelivery: number | undefined = START) {
+	const session = new HealingSession(START);
+	session.firstDelivery = firstDelivery;
+	return { session, horizonMs: HORIZON, now, followsAnother };
+}
+
+// Whether a conversation with no record is reconciled, and from when its client's messages count.
+describe('newcomerPlacement', () => {
+	it('places a conversation whose inbox holds a message accepted before the process began', () => {
+		const placement = newcomerPlacement(KEY, { queued: [queued(START - 5000)] }, facts(START + 10));
+		expect(placement).toEqual({
+			botId: 'bot_shop',
+			clientId: 'cl_grace',
+			handled: [],
+			lastSentAt: START - HORIZON,
+		});
+	});
+
+	it('places one the scheduled run found noted active before the process began', () => {
+		const context = { activeBefore: true, queued: [queued(START + 5)] };
+		expect(newcomerPlacement(KEY, context, facts(START + 10))).toBeDefined();
+	});
+
+	it("after a restart, places a new client's message written in the first seconds of serving", () => {
+		const early = { anchor: message(START + NEWCOMER_SETTLE_MS - 1) };
+		const later = { anchor: message(START + NEWCOMER_SETTLE_MS + 1) };
+		expect(newcomerPlacement(KEY, early, facts(START + 10, true))).toBeDefined();
+		expect(newcomerPlacement(KEY, later, facts(START + 10, true))).toBeUndefined();
+		// A first start (no process served the scope before): nothing to heal, nothing read.
+		expect(newcomerPlacement(KEY, early, facts(START + 10, false))).toBeUndefined();
+		// A message without a time gives no sign.
+		const timeless = { anchor: { ...message(START), timestamp: undefined } };
+		expect(newcomerPlacement(KEY, timeless, facts(START + 10, true))).toBeUndefined();
+	});
+
+	it('places each conversation once, again on its first delivery after a provisional reading', () => {
+		const f = facts(START + 10, false, undefined);
+		const context = { queued: [queued(START - 5000)] };
+		f.session.reconciled.set(KEY, START + 5);
+		expect(newcomerPlacement(KEY, context, f)).toBeUndefined();
+		f.session.firstDelivery = START + 8;
+		expect(newcomerPlacement(KEY, { ...context, anchor: message(START + 8) }, f)).toBeDefined();
+		f.session.reconciled.set(KEY, START + 9);
+		expect(newcomerPlacement(KEY, { ...context, anchor: message(START + 8) }, f)).toBeUndefined();
+	});
+
+	it('places nothing once the horizon has passed since the process began', () => {
+		const context = { queued: [queued(START - 5000)] };
+		expect(newcomerPlacement(KEY, context, facts(START + HORIZON + 1))).toBeUndefined();
+	});
+});
+
+// A conversation with a record, served by this process since before its last step: only a
+// message that came by a retry says the client's earlier ones may never have reached a process.
+describe('recordNeeds for a message that came by a retry', () => {
+	const WRITTEN = START + 60_000;
+	const record = (lastSentAt: number) =>
+		({ updatedAt: START + 1, lastSentAt, outbox: [] }) as unknown as ConversationRecord;
+
+	it('reconciles on a delivery past the retry threshold, once per reading that lists it', () => {
+		const f = facts(WRITTEN + RETRIED_AFTER_MS + 1);
+		const anchor = message(WRITTEN);
+		expect(recordNeeds(KEY, record(WRITTEN - 500), facts(WRITTEN + 300), anchor)).toBe(false);
+		expect(recordNeeds(KEY, record(WRITTEN - 500), f, anchor)).toBe(true);
+		// Read before the message was listed: read again. Read after: its predecessors are known.
+		f.session.reconciled.set(KEY, WRITTEN + 1000);
+		expect(recordNeeds(KEY, record(WRITTEN - 500), f, anchor)).toBe(true);
+		f.session.reconciled.set(KEY, WRITTEN + 2500);
+		expect(recordNeeds(KEY, record(WRITTEN - 500), f, anchor)).toBe(false);
+	});
+
+	it('reads nothing for a retried message already late, or one without a time', () => {
+		const f = facts(WRITTEN + RETRIED_AFTER_MS + 1);
+		expect(recordNeeds(KEY, record(WRITTEN + 1), f, message(WRITTEN))).toBe(false);
+		const timeless = { ...message(WRITTEN), timestamp: undefined };
+		expect(recordNeeds(KEY, record(WRITTEN - 500), f, timeless)).toBe(false);
+		expect(recordNeeds(KEY, record(WRITTEN - 500), f)).toBe(false);
+	});
+});
