@@ -6,7 +6,7 @@ import { MemoryStore, type StateStore } from '../../runtime/stores';
 import type { PROFILES } from '../emulator/profiles';
 import { stepsScenario } from '../e2e/burst';
 import { clientFor, realClock } from '../helpers/client';
-import { admin, useEmulator } from '../helpers/emulator';
+import { admin, sentTexts, useEmulator } from '../helpers/emulator';
 
 type Logged = { method: string; path: string; status: number };
 export const steps = compileScenario(JSON.parse(stepsScenario()));
@@ -48,6 +48,8 @@ export function healingFixture(profile: (typeof PROFILES)[number]) {
 			});
 			return body.data.message;
 		},
+		/** What the bot sent the client, in order. */
+		transcript: async (clientId = 'cl_grace') => await sentTexts(emulator(), clientId),
 		historyReads: async (clientId = 'cl_grace') =>
 			(await admin<Logged[]>(emulator(), 'GET', '/requests')).body.data.filter(
 				(r) => r.method === 'GET' && r.path === `/v1/clients/${clientId}/messages`,

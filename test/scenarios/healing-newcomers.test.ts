@@ -4,12 +4,13 @@ import { CrashingStore } from './crashing-store';
 import { healingFixture, steps } from './healing-fixture';
 import { PROFILES } from '../emulator/profiles';
 import { realClock } from '../helpers/client';
-import { admin, sentTexts } from '../helpers/emulator';
+import { admin } from '../helpers/emulator';
 
 // Healing a conversation that has no record yet after a restart: its first message accepted by a
 // process that died before applying it, or its first messages never passed on while n8n started.
 describe.each(PROFILES)('healing a conversation with no record yet (%s profile)', (profile) => {
-	const { emulator, engineOf, write, historyReads, listed, ...bench } = healingFixture(profile);
+	const { emulator, engineOf, write, historyReads, listed, transcript, ...bench } =
+		healingFixture(profile);
 
 	it('applies the first message the stopped process accepted, then those never passed on, in order', async () => {
 		const crashing = new CrashingStore(bench.store());
@@ -29,11 +30,7 @@ describe.each(PROFILES)('healing a conversation with no record yet (%s profile)'
 		const after = engineOf();
 		const result = await after.handle(next);
 		expect(result.healing?.healed).toEqual([lost.message_id]);
-		expect(await sentTexts(emulator(), 'cl_grace')).toEqual([
-			's0 got a1',
-			's1 got a2',
-			's2 got a3',
-		]);
+		expect(await transcript()).toEqual(['s0 got a1', 's1 got a2', 's2 got a3']);
 		expect((await after.handle(lost)).status).toBe('duplicate');
 	});
 
@@ -48,12 +45,12 @@ describe.each(PROFILES)('healing a conversation with no record yet (%s profile)'
 		expect(result.alsoApplied?.map((r) => [r.messageId, r.healed])).toEqual([
 			[lost.message_id, true],
 		]);
-		expect(await sentTexts(emulator(), 'cl_grace')).toEqual(['s0 got g1', 's1 got g2']);
+		expect(await transcript()).toEqual(['s0 got g1', 's1 got g2']);
 		// A client new to the bot once the process has served a while: no history read.
 		await admin(emulator(), 'POST', '/clock/advance', { ms: 40_000 });
 		await after.handle(await write('k1', 'cl_alan'));
 		expect(await historyReads('cl_alan')).toBe(0);
-		expect(await sentTexts(emulator(), 'cl_alan')).toEqual(['s0 got k1']);
+		expect(await transcript('cl_alan')).toEqual(['s0 got k1']);
 	});
 
 	it('reads no history for new clients of a process that follows none', async () => {

@@ -3,13 +3,12 @@ import { RETRIED_AFTER_MS } from '../../runtime/scenarios/engine/heal-need';
 import { healingFixture } from './healing-fixture';
 import { PROFILES } from '../emulator/profiles';
 import { realClock } from '../helpers/client';
-import { sentTexts } from '../helpers/emulator';
 
 // A process that runs on while some deliveries fail (n8n busy, "Database is not ready!", a
 // timeout): a message that comes by a retry has the client's history read, once, so that what the
 // client wrote before it and never reached the process goes first.
 describe.each(PROFILES)('healing a message that came by a retry (%s profile)', (profile) => {
-	const { emulator, engineOf, write, historyReads, listed } = healingFixture(profile);
+	const { engineOf, write, historyReads, listed, transcript } = healingFixture(profile);
 	// The process's clock, moved on past the service's first attempt when a retry is to come.
 	let ahead = 0;
 	const clock: Clock = { ...realClock, now: () => Date.now() + ahead };
@@ -30,11 +29,11 @@ describe.each(PROFILES)('healing a message that came by a retry (%s profile)', (
 			[failed.message_id, true],
 		]);
 		expect(result.healing?.healed).toEqual([failed.message_id, inTime.message_id]);
-		expect(await sentTexts(emulator(), 'cl_grace')).toEqual(['s0 got a1', 's1 got a2', 's2 got a3']);
+		expect(await transcript()).toEqual(['s0 got a1', 's1 got a2', 's2 got a3']);
 		// What came after it waits in the inbox for its own delivery; a repeated one is a duplicate.
 		expect((await engine.handle(inTime)).status).toBe('handled');
 		expect((await engine.handle(failed)).status).toBe('duplicate');
-		expect(await sentTexts(emulator(), 'cl_grace')).toHaveLength(4);
+		expect(await transcript()).toHaveLength(4);
 		const reads = await historyReads();
 		if (profile === 'default') expect(reads).toBe(1);
 		else expect(reads).toBeLessThanOrEqual(4);
@@ -44,6 +43,6 @@ describe.each(PROFILES)('healing a message that came by a retry (%s profile)', (
 		const engine = engineOf(clock);
 		for (const text of ['b1', 'b2', 'b3']) await engine.handle(await write(text));
 		expect(await historyReads()).toBe(0);
-		expect(await sentTexts(emulator(), 'cl_grace')).toEqual(['s0 got b1', 's1 got b2', 's2 got b3']);
+		expect(await transcript()).toEqual(['s0 got b1', 's1 got b2', 's2 got b3']);
 	});
 });

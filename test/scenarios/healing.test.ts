@@ -7,13 +7,14 @@ import { CrashingStore } from './crashing-store';
 import { healingFixture, steps } from './healing-fixture';
 import { PROFILES } from '../emulator/profiles';
 import { clientFor, realClock } from '../helpers/client';
-import { admin, sentTexts, useEmulator } from '../helpers/emulator';
+import { admin, useEmulator } from '../helpers/emulator';
 
 // Healing from the client's history (A24, A39), with the emulator over HTTP under both of its
 // profiles: a process that starts again reconciles each conversation active shortly before, once,
 // and applies what the client wrote and n8n never passed on, in the client's order.
 describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (profile) => {
-	const { emulator, engineOf, write, historyReads, listed, ...bench } = healingFixture(profile);
+	const { emulator, engineOf, write, historyReads, listed, transcript, ...bench } =
+		healingFixture(profile);
 	let store: StateStore;
 	let client: ReturnType<typeof bench.client>;
 	beforeEach(() => {
@@ -37,15 +38,10 @@ describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (prof
 			healed: [lost.message_id],
 			unplaced: 0,
 		});
-		expect(await sentTexts(emulator(), 'cl_grace')).toEqual([
-			's0 got a1',
-			's1 got a2',
-			's2 got a3',
-			's3 got a4',
-		]);
+		expect(await transcript()).toEqual(['s0 got a1', 's1 got a2', 's2 got a3', 's3 got a4']);
 		expect((await after.handle(lost)).status).toBe('duplicate');
 		expect((await after.handle(await write('a5'))).healing).toBeUndefined();
-		expect(await sentTexts(emulator(), 'cl_grace')).toHaveLength(5);
+		expect(await transcript()).toHaveLength(5);
 		expect((await after.conversation('bot_shop', 'cl_grace'))?.healing?.healed).toEqual([
 			lost.message_id,
 		]);
@@ -71,7 +67,7 @@ describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (prof
 			{ conversation: 'bot_shop:cl_grace', healed: [lost.message_id], unplaced: 0 },
 		]);
 		expect(work.messages.map((r) => [r.messageId, r.healed])).toEqual([[lost.message_id, true]]);
-		expect(await sentTexts(emulator(), 'cl_grace')).toEqual(['s0 got a1', 's1 got a2']);
+		expect(await transcript()).toEqual(['s0 got a1', 's1 got a2']);
 		// Once per conversation and process.
 		expect((await after.runDueWork()).healing).toEqual([]);
 		expect(await historyReads()).toBe(1);
@@ -93,11 +89,7 @@ describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (prof
 		await listed();
 		const result = await after.handle(next);
 		expect(result.healing?.healed).toEqual([lost.message_id]);
-		expect(await sentTexts(emulator(), 'cl_grace')).toEqual([
-			's0 got a1',
-			's1 got a2',
-			's2 got a3',
-		]);
+		expect(await transcript()).toEqual(['s0 got a1', 's1 got a2', 's2 got a3']);
 		// Final from then on.
 		expect((await after.handle(await write('a4'))).healing).toBeUndefined();
 		expect(await historyReads()).toBe(2);
@@ -122,7 +114,7 @@ describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (prof
 		const results = await Promise.all(late.map((m) => engine().handle(m)));
 		// Each message once, whichever execution applied it.
 		for (const r of results) expect(['handled', 'duplicate']).toContain(r.status);
-		expect(await sentTexts(emulator(), 'cl_grace')).toEqual([
+		expect(await transcript()).toEqual([
 			's0 got a1',
 			's1 got a2',
 			's2 got a3',
@@ -164,11 +156,7 @@ describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (prof
 		expect(work.healing).toEqual([
 			{ conversation: 'bot_shop:cl_grace', healed: [lost.message_id], unplaced: 0 },
 		]);
-		expect(await sentTexts(emulator(), 'cl_grace')).toEqual([
-			's0 got a1',
-			's1 got a2',
-			's2 got a3',
-		]);
+		expect(await transcript()).toEqual(['s0 got a1', 's1 got a2', 's2 got a3']);
 		// Once per lease that ran out.
 		expect((await workerB.runDueWork()).healing).toEqual([]);
 	});
@@ -192,7 +180,7 @@ describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (prof
 		);
 		const retried = await after.handle(lost);
 		expect([retried.status, retried.late]).toEqual(['late', true]);
-		expect(await sentTexts(emulator(), 'cl_grace')).toEqual(['s0 got a1', 's1 got a3']);
+		expect(await transcript()).toEqual(['s0 got a1', 's1 got a3']);
 	});
 });
 
