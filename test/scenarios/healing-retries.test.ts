@@ -1,4 +1,3 @@
-import type { Clock } from '../../runtime/api/clock';
 import { RETRIED_AFTER_MS } from '../../runtime/scenarios/engine/heal-need';
 import { healingFixture } from './healing-fixture';
 import { PROFILES } from '../emulator/profiles';
@@ -11,7 +10,7 @@ describe.each(PROFILES)('healing a message that came by a retry (%s profile)', (
 	const { engineOf, write, historyReads, listed, transcript } = healingFixture(profile);
 	// The process's clock, moved on past the service's first attempt when a retry is to come.
 	let ahead = 0;
-	const clock: Clock = { ...realClock, now: () => Date.now() + ahead };
+	const clock = { ...realClock, now: () => Date.now() + ahead };
 	beforeEach(() => {
 		ahead = 0;
 	});
