@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
@@ -7,17 +7,13 @@ import vm from 'node:vm';
 import { Redis } from 'ioredis';
 import { initialTransition, transition } from 'xstate';
 
-import {
-	compileScenario,
-	ScenarioEngine,
-	type MessageReceived,
-	type PersistedSnapshot,
-} from '../runtime/scenarios';
+import { ScenarioEngine, type MessageReceived, type PersistedSnapshot } from '../runtime/scenarios';
 import { MemoryStore, type StateStore } from '../runtime/stores';
 import { RedisStore } from '../runtime/stores/redis';
 import { SqliteStore } from '../runtime/stores/sqlite';
 import { countersOverhead, counterSize } from './counters-overhead';
 import { HistoryApi } from './history-api';
+import { CLIENTS, clients, messages, order } from './order-traffic';
 import { percentile, table } from './lib';
 
 /**
@@ -27,38 +23,10 @@ import { percentile, table } from './lib';
  * the same run; p99 latency; and what 100,000 stored conversations cost.
  */
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
-const CLIENTS = 1_000;
 const CONCURRENCY = 50;
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
 // The machine's Redis (the one n8n queue mode would use); the run's keys are deleted after.
 const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
-
-const order = compileScenario(
-	JSON.parse(readFileSync(path.join(__dirname, '../examples/scenarios/order-status.json'), 'utf8')),
-);
-// A conversation that never ends: start, ask, email, then order numbers and "order" in turn.
-const SCRIPT = ['hi', 'where is my order', 'ada@example.com'];
-const LOOP = ['1001', 'order'];
-const textAt = (i: number) =>
-	i < SCRIPT.length ? SCRIPT[i] : LOOP[(i - SCRIPT.length) % LOOP.length];
-
-/** Message n goes to client n mod CLIENTS, so every client's messages keep their order. */
-function messages(count: number, prefix: string): MessageReceived[] {
-	return Array.from({ length: count }, (_, n) => ({
-		message_id: `${prefix}-${n}`,
-		client_id: `cl_${n % CLIENTS}`,
-		bot_id: 'bot_shop',
-		text: textAt(Math.floor(n / CLIENTS)),
-	}));
-}
-
-const clients = Array.from({ length: CLIENTS }, (_, i) => ({
-	id: `cl_${i}`,
-	first_name: `Client${i}`,
-	tags: [],
-	// The example looks the order up among the client's orders: 1001 is found and shipped.
-	orders: [{ order_id: 'ord_1001', status: 'shipped' }],
-}));
 
 type Run = {
 	ms: number;
@@ -154,6 +122,27 @@ async function dropKeys(pattern: string): Promise<void> {
 	}
 }
 
+/** The counters on against off, each store (BENCH_ONLY=counters: only this). */
+async function counters(
+	dir: string,
+	events: MessageReceived[],
+	redisPrefix: string,
+	out: (line?: string) => void,
+): Promise<void> {
+	await countersOverhead(
+		[
+			{ name: 'MemoryStore', open: () => new MemoryStore() },
+			{ name: 'SqliteStore', open: (i) => new SqliteStore(path.join(dir, `k${i}.sqlite`)) },
+			{ name: 'RedisStore', open: (i) => new RedisStore(REDIS_URL, `${redisPrefix}-k${i}`) },
+		],
+		events,
+		async (open, list, analytics) =>
+			list.length / ((await withStore(open, list, CONCURRENCY, analytics)).ms / 1000),
+		out,
+	);
+	await dropKeys(`${redisPrefix}-*`);
+}
+
 function gc(): () => void {
 	v8.setFlagsFromString('--expose-gc');
 	return vm.runInNewContext('gc') as () => void;
@@ -173,6 +162,8 @@ async function main(): Promise<void> {
 		await throughEngine(new MemoryStore(), messages(2_000, 'warm'), 1);
 
 		const events = messages(MESSAGES, 'm');
+		if (process.env.BENCH_ONLY === 'counters')
+			return await counters(dir, events, `mb-bench-${process.pid}`, out);
 		// The floor is the fastest of three runs: a pause of the shared machine must not lower it.
 		const bare = [bareXstate(events), bareXstate(events), bareXstate(events)].sort(
 			(a, b) => a.ms - b.ms,
@@ -210,18 +201,7 @@ async function main(): Promise<void> {
 		}
 		await counterSize(memoryRun, REDIS_URL, `${redisPrefix}-${CONCURRENCY}`, out);
 		await dropKeys(`${redisPrefix}-*`);
-		await countersOverhead(
-			[
-				{ name: 'MemoryStore', open: () => new MemoryStore() },
-				{ name: 'SqliteStore', open: (i) => new SqliteStore(path.join(dir, `k${i}.sqlite`)) },
-				{ name: 'RedisStore', open: (i) => new RedisStore(REDIS_URL, `${redisPrefix}-k${i}`) },
-			],
-			events,
-			async (open, list, analytics) =>
-				list.length / ((await withStore(open, list, CONCURRENCY, analytics)).ms / 1000),
-			out,
-		);
-		await dropKeys(`${redisPrefix}-*`);
+		await counters(dir, events, redisPrefix, out);
 
 		const base = MESSAGES / (runs[0][1].ms / 1000);
 		out(
