@@ -110,8 +110,10 @@ export async function outputJson(page: Page, waitFor = 30_000, expected?: string
 	for (;;) {
 		await page.waitForTimeout(300);
 		const text = String(await data.textContent());
-		// n8n shows "Executing node..." in the panel until the run's output replaces it.
-		const running = text.trim() === '' || /^\s*Executing node/.test(text);
+		// n8n shows "Executing node..." in the panel until the run's output replaces it, and asks
+		// to execute the step while the run has not begun.
+		const running =
+			text.trim() === '' || /^\s*Executing node|Execute step to view output data/.test(text);
 		const ready = expected === undefined ? !running : text.includes(expected);
 		if (ready || Date.now() > deadline) return text;
 	}

@@ -73,6 +73,19 @@ afterAll(async () => {
 
 const traffic = (state: string) => page.getByTestId(`traffic-${state}`);
 
+/** What the graph holds, for a failure's message: boxes, arrows, labels, the legend. */
+async function drawn(on: Page): Promise<string> {
+	const count = async (selector: string) => await on.locator(selector).count();
+	const legend = await on.getByTestId('traffic-legend').textContent();
+	return JSON.stringify({
+		nodes: await count('.react-flow__node'),
+		edges: await count('.react-flow__edge'),
+		labels: await count('.route-label'),
+		counts: await count('.edge-count'),
+		legend,
+	});
+}
+
 test("shows each state's and arrow's counts from the store on the graph", async () => {
 	const expected = await readTraffic(reader, { scenario: doc().id, from: TODAY, to: TODAY });
 	expect(expected.states.welcome).toEqual({ entered: 5, dropOff: 1 });
@@ -88,7 +101,13 @@ test("shows each state's and arrow's counts from the store on the graph", async 
 	}
 	// Arrows: the count of the busiest beside its label, its line wider than one never taken.
 	// React Flow places the arrows' labels once the boxes are measured: wait for them.
-	await page.locator('.edge-count').first().waitFor();
+	await page
+		.locator('.edge-count')
+		.first()
+		.waitFor()
+		.catch(async (error: Error) => {
+			throw new Error(`${error.message}\nthe graph then: ${await drawn(page)}`);
+		});
 	const counts = await page.locator('.edge-count').allTextContents();
 	expect(counts.map((c) => c.trim())).toContain('×4');
 	// Each arrow's width as set on it (the start and end arrows have none).
