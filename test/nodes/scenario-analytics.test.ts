@@ -97,8 +97,13 @@ describe('Messaging Bot Scenario node: Get Analytics', () => {
 			),
 			credentials(),
 		);
-		// Today's counts, where the example reads the seven days before today; the team is Grace.
-		const reading = { ...funnel.parameters, analyticsTo: '={{ $today.toISODate() }}', options };
+		// Today's counts (the counters' days are UTC days; n8n's $today is in the workflow's time
+		// zone), where the example reads the seven days before today; the team is Grace.
+		const reading = {
+			...funnel.parameters,
+			analyticsTo: '={{ $now.toUTC().toISODate() }}',
+			options,
+		};
 		const team = { __rl: true, mode: 'id', value: 'cl_grace' };
 		await runWorkflow(
 			chain([
