@@ -30,6 +30,37 @@ export function groupCpuMs(pgid: number): number {
 	return (ticks * 1000) / TICKS_PER_SECOND;
 }
 
+/**
+ * The CPU time (ms) used so far by the threads of one process that its main thread started
+ * without naming them: in n8n, isolated-vm's, which build, run and dispose of n8n's expression
+ * isolates (a Linux thread inherits its creator's name unless renamed; Node names its own threads:
+ * V8Worker, libuv-worker, WorkerThread). A thread that ended is no longer counted, but
+ * isolated-vm keeps its threads for the life of the process.
+ */
+export function isolateThreadsCpuMs(pid: number): number {
+	const mainName = threadName(pid, pid);
+	let ticks = 0;
+	for (const tid of readdirSync(`/proc/${pid}/task`)) {
+		if (Number(tid) === pid || threadName(pid, Number(tid)) !== mainName) continue;
+		try {
+			const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			ticks += Number(fields[11]) + Number(fields[12]);
+		} catch {
+			// gone meanwhile
+		}
+	}
+	return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+function threadName(pid: number, tid: number): string | undefined {
+	try {
+		return readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+	} catch {
+		return undefined;
+	}
+}
+
 /** The machine's load averages (1, 5, 15 minutes), as /proc/loadavg gives them. */
 export function loadAverage(): string {
 	return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');

@@ -4,14 +4,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningN8n } from '../scripts/lib/n8n-process';
 import type { RunningEmulator } from '../test/emulator';
 import { admin } from './lib';
-import { groupCpuMs } from './process-cpu';
+import { groupCpuMs, isolateThreadsCpuMs } from './process-cpu';
 
 /** One measured phase of the reply bench: what each message took, and n8n's CPU per message. */
 
 export type Setup = { name: string; bot: string; url: string; subscription?: string };
 export type Sample = { latency: number; ackMs: number };
-/** The CPU n8n used over the phase (ms) and how long it lasted (ms); its idle use is taken off later. */
-export type Phase = { samples: Sample[]; usedMs: number; elapsedMs: number };
+/**
+ * The CPU n8n used over the phase (ms) and how long it lasted (ms); its idle use is taken off later.
+ * `isolatesMs`: the part of it on isolated-vm's threads (n8n's expression isolates), which an idle
+ * n8n does not use.
+ */
+export type Phase = { samples: Sample[]; usedMs: number; isolatesMs: number; elapsedMs: number };
 export type Load = { idleMessages: number; rate: number; rateSeconds: number };
 
 /** Waits for the bot's reply to a text; resolves with the reply's time on the service's clock. */
@@ -86,10 +90,16 @@ async function exchange(
 async function phase(n8n: RunningN8n, run: () => Promise<Sample[]>): Promise<Phase> {
 	const pgid = n8n.process.pid as number;
 	const cpu0 = groupCpuMs(pgid);
+	const isolates0 = isolateThreadsCpuMs(pgid);
 	const t0 = performance.now();
 	const samples = await run();
 	await sleep(1000); // the executions' last writes
-	return { samples, usedMs: groupCpuMs(pgid) - cpu0, elapsedMs: performance.now() - t0 };
+	return {
+		samples,
+		usedMs: groupCpuMs(pgid) - cpu0,
+		isolatesMs: isolateThreadsCpuMs(pgid) - isolates0,
+		elapsedMs: performance.now() - t0,
+	};
 }
 
 /** n8n's CPU per message over a phase, less what the idle n8n uses in as long. */

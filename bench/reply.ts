@@ -31,7 +31,9 @@ import { REPLY_PATHS, replyWorkflows } from './reply-workflows';
  * webhook URL → Scenario, the Own Port Trigger → Scenario, and n8n's Webhook node → HTTP Request
  * built by hand (the baseline). Each setup has its own bot and subscription; only the measured
  * one's subscription is active. Idle (one message at a time) and at a steady rate; n8n's CPU per
- * message from /proc (its whole process group), less what the idle n8n uses in as long.
+ * message from /proc (its whole process group), less what the idle n8n uses in as long, and the
+ * part of it on isolated-vm's threads (n8n's expression isolates: built, run and disposed of by
+ * n8n, not by the nodes), so a run shows what is n8n's own and what the ratio is outside it.
  *
  * n8n runs twice, on the same data: with its default settings, then with
  * N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true (n8n builds an expression isolate only when an expression
