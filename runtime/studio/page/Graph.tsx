@@ -14,6 +14,7 @@ import {
 	type Node,
 	type NodeProps,
 	useReactFlow,
+	useUpdateNodeInternals,
 } from '@xyflow/react';
 import { memo, useEffect, useMemo, type CSSProperties } from 'react';
 
@@ -127,8 +128,23 @@ export function ScenarioGraphView(props: GraphProps) {
 			<Controls showInteractive={false} />
 			<MiniMap pannable zoomable />
 			<FitOnOpen fitKey={props.fitKey} layout={layout} />
+			<MeasureOnLayout layout={layout} />
 		</ReactFlow>
 	);
+}
+
+/**
+ * Has React Flow measure every box again once a new layout is drawn: the layout sets the boxes'
+ * sizes itself, and React Flow draws no arrow from a box whose handles it has not measured (a
+ * measurement it dropped while the page was busy is otherwise never taken again).
+ */
+function MeasureOnLayout({ layout }: { layout: Layout }) {
+	const update = useUpdateNodeInternals();
+	useEffect(() => {
+		const frame = requestAnimationFrame(() => update(layout.nodes.map((n) => n.id)));
+		return () => cancelAnimationFrame(frame);
+	}, [layout, update]);
+	return null;
 }
 
 /** States past which a whole scenario drawn at once is too small to read. */
