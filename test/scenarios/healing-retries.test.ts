@@ -5,7 +5,7 @@ import { realClock } from '../helpers/client';
 
 // A process that runs on while some deliveries fail (n8n busy, "Database is not ready!", a
 // timeout): a message that comes by a retry has the client's history read, once, so that what the
-// client wrote before it and never reached the process goes first.
+// client wrote before it and never reached the process goes first (A40).
 describe.each(PROFILES)('healing a message that came by a retry (%s profile)', (profile) => {
 	const { engineOf, write, historyReads, listed, transcript } = healingFixture(profile);
 	// The process's clock, moved on past the service's first attempt when a retry is to come.

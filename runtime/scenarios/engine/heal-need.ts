@@ -36,7 +36,7 @@ export const NEWCOMER_SETTLE_MS = 30_000;
 /**
  * A delivery this long after its message was written came by a retry (the service gives an
  * attempt 5 s): an earlier attempt failed, and other messages the client wrote about then may
- * have failed as well. Clocks are taken to agree within a few seconds (NTP).
+ * have failed as well (A40). Clocks are taken to agree within a few seconds (NTP).
  */
 export const RETRIED_AFTER_MS = 10_000;
 /** A history read this long after a message was written lists it (A39's variant: 1.5 s). */
