@@ -4,7 +4,9 @@ import { signatureValid } from '../../helpers/deliveries';
 import { admin, useEmulator } from '../../helpers/emulator';
 import { Receiver } from '../../helpers/receiver';
 
-export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+import { ISO_UTC } from './event-shapes';
+
+export { ISO_UTC };
 const SECRET = 'whsec_events-contract';
 
 export type Got = { event: string; data: Record<string, unknown>; deliveryId: string };

@@ -1,5 +1,6 @@
 import { admin, call, type Reply } from '../../helpers/emulator';
 import { ISO_UTC, useEventCapture, type Order } from './event-capture';
+import { hiFromAda } from './event-shapes';
 
 // docs/service-assumptions.md: A32 (which operation emits which event), A33 (data of each event),
 // A30 (signature on every delivery), A25 (order fields), A14 (bot.started on activation), A6 (bot switched off).
@@ -37,15 +38,7 @@ describe('emulator events: the documented mapping reaches a subscribed receiver'
 			expect(events).toHaveLength(1);
 			expect(events[0].event).toBe('message.received');
 			expect(events[0].deliveryId).toBe(result.body.data.delivery_ids[0]);
-			expect(events[0].data).toEqual({
-				message_id: expect.stringMatching(/\S/),
-				client_id: 'cl_ada',
-				bot_id: 'bot_shop',
-				text: 'hi',
-				channel: expect.stringMatching(/\S/),
-				timestamp: expect.stringMatching(ISO_UTC),
-				metadata: { message_type: 'text', has_attachments: false },
-			});
+			expect(events[0].data).toEqual(hiFromAda());
 		});
 
 		it.each([

@@ -2,6 +2,7 @@ import { sign } from '../../emulator';
 import { referenceSignature, signatureValid } from '../../helpers/deliveries';
 import { admin, call, useEmulator } from '../../helpers/emulator';
 import { Receiver } from '../../helpers/receiver';
+import { hiFromAda } from './event-shapes';
 import {
 	ISO_UTC,
 	SPEC_HEADERS,
@@ -63,15 +64,7 @@ describe('emulator webhooks: what a delivery looks like', () => {
 			'text',
 			'timestamp',
 		]);
-		expect(body.data).toEqual({
-			message_id: expect.stringMatching(/\S/),
-			client_id: 'cl_ada',
-			bot_id: 'bot_shop',
-			text: 'hi',
-			channel: expect.stringMatching(/\S/),
-			timestamp: expect.stringMatching(ISO_UTC),
-			metadata: { message_type: 'text', has_attachments: false },
-		});
+		expect(body.data).toEqual(hiFromAda());
 		expect(typeof (body.data.metadata as Record<string, unknown>).has_attachments).toBe('boolean');
 		expect(body.data).toEqual(sent.body.data.message);
 

@@ -5,7 +5,9 @@ import type { Delivery } from '../../emulator/webhooks';
 import { admin } from '../../helpers/emulator';
 import { Receiver, type Received } from '../../helpers/receiver';
 
-export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+import { ISO_UTC } from './event-shapes';
+
+export { ISO_UTC };
 export const SPEC_HEADERS = [
 	'content-type',
 	'user-agent',
