@@ -5,12 +5,11 @@ import {
 	message,
 	OLD_SECRET,
 	post,
-	removeStateFiles,
 	SECRET,
-	triggerWorkflow,
+	useTriggerWorkflows,
 } from './trigger-fixture';
 
-afterAll(removeStateFiles);
+const triggerWorkflow = useTriggerWorkflows();
 
 describe('Messaging Bot Trigger: filters, test events, no secret', () => {
 	it('acknowledges events it does not listen to without starting', async () => {

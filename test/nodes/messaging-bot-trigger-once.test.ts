@@ -1,15 +1,8 @@
 import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
 import { WebhookHost } from '../helpers/webhook-host';
-import {
-	delivery,
-	message,
-	post,
-	removeStateFiles,
-	SECRET,
-	triggerWorkflow,
-} from './trigger-fixture';
+import { delivery, message, post, SECRET, useTriggerWorkflows } from './trigger-fixture';
 
-afterAll(removeStateFiles);
+const triggerWorkflow = useTriggerWorkflows();
 
 describe('Messaging Bot Trigger: each event once', () => {
 	it('runs one execution for 100 copies of a delivery, 10 of them at once', async () => {

@@ -16,42 +16,45 @@ import { byId, chain, messagingBotNode, triggerNode } from '../helpers/workflows
 export const SECRET = ['whsec', 'current'].join('_');
 export const OLD_SECRET = ['whsec', 'previous'].join('_');
 
-// Each test file (a module registry of its own) gets its own folder of state files.
-const dir = mkdtempSync(path.join(tmpdir(), 'mb-trigger-'));
-
-/** For the file's afterAll: closes the SQLite stores and removes their files. */
-export async function removeStateFiles(): Promise<void> {
-	await closeSharedSqliteStores();
-	rmSync(dir, { recursive: true, force: true });
-}
-
-let stateFile = 0;
-export function triggerWorkflow(
-	parameters: INode['parameters'] = {},
-	withTags = false,
-	credential = true,
-): TestWorkflow {
-	const trigger = triggerNode(
-		{
-			events: ['*'],
-			...parameters,
-			options: {
-				statePath: path.join(dir, `state${++stateFile}.sqlite`),
-				...(parameters.options as object),
+/**
+ * The trigger's workflow for one test file: each call a state file of its own (so no delivery is
+ * remembered from another test), all in a temporary folder removed after the file's tests (afterAll).
+ * `withTags`: the trigger followed by a Messaging Bot node tagging the client "customer".
+ */
+export function useTriggerWorkflows() {
+	const dir = mkdtempSync(path.join(tmpdir(), 'mb-trigger-'));
+	afterAll(async () => {
+		await closeSharedSqliteStores();
+		rmSync(dir, { recursive: true, force: true });
+	});
+	let stateFile = 0;
+	return function triggerWorkflow(
+		parameters: INode['parameters'] = {},
+		withTags = false,
+		credential = true,
+	): TestWorkflow {
+		const trigger = triggerNode(
+			{
+				events: ['*'],
+				...parameters,
+				options: {
+					statePath: path.join(dir, `state${++stateFile}.sqlite`),
+					...(parameters.options as object),
+				},
 			},
-		},
-		{ name: 'Messaging Bot Trigger', ...(credential ? {} : { credentials: undefined }) },
-	);
-	const tagCustomer = messagingBotNode(
-		{
-			resource: 'client',
-			operation: 'updateTags',
-			clientId: byId('={{ $json.client_id }}'),
-			add: ['customer'],
-		},
-		{ id: 'b', name: 'Tag Customer' },
-	);
-	return chain(withTags ? [trigger, tagCustomer] : [trigger]);
+			{ name: 'Messaging Bot Trigger', ...(credential ? {} : { credentials: undefined }) },
+		);
+		const tagCustomer = messagingBotNode(
+			{
+				resource: 'client',
+				operation: 'updateTags',
+				clientId: byId('={{ $json.client_id }}'),
+				add: ['customer'],
+			},
+			{ id: 'b', name: 'Tag Customer' },
+		);
+		return chain(withTags ? [trigger, tagCustomer] : [trigger]);
+	};
 }
 
 // Signed by the reference signer, independently of the code under test.
