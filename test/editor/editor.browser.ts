@@ -5,7 +5,12 @@ import { canvasTests, nodePickerTests } from './canvas-tests';
 import { credentialTests } from './credential-tests';
 import { startDemo, type Demo } from './demo';
 import { messagingBotTests } from './messaging-bot-tests';
-import { scenarioAnalyticsTests, scenarioPanelTests, scenarioStepTests } from './scenario-tests';
+import {
+	scenarioAnalyticsTests,
+	scenarioPanelTests,
+	scenarioStepTests,
+	testConversationTests,
+} from './scenario-tests';
 import { DOCS, type EditorSession } from './session';
 import { triggerTests } from './trigger-tests';
 
@@ -45,6 +50,7 @@ describe('the nodes in n8n 2.41 editor', () => {
 	scenarioPanelTests(session);
 	messagingBotTests(session);
 	scenarioStepTests(session);
+	testConversationTests(session);
 	triggerTests(session);
 	scenarioAnalyticsTests(session);
 	nodePickerTests(session);

@@ -33,7 +33,7 @@ export function scenarioPanelTests(session: EditorSession): void {
 	});
 }
 
-/** The Scenario node's steps: Get Conversation, Get Diagram, Test Conversation with a pasted scenario. */
+/** The Scenario node's steps on the tour's scenario: Get Conversation, Get Diagram. */
 export function scenarioStepTests(session: EditorSession): void {
 	it('the Scenario node runs a step: Get Conversation', async () => {
 		await openWorkflow(session.page, session.demo.n8n.url, TOUR_ID);
@@ -73,7 +73,10 @@ export function scenarioStepTests(session: EditorSession): void {
 		await session.page.locator('.binary-data-window-back').first().click();
 		await closeNode(session.page);
 	});
+}
 
+/** Test Conversation with a scenario pasted as a designer does: its placeholders kept, its errors one per line. */
+export function testConversationTests(session: EditorSession): void {
 	it('Test Conversation: a scenario pasted into the emptied field keeps its placeholders; its errors one per line', async () => {
 		await openWorkflow(session.page, session.demo.n8n.url, TOUR_ID);
 		const ndv = await openNode(session.page, 'Try a Scenario');
