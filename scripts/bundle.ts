@@ -33,7 +33,7 @@ export const VENDORED: Record<string, string> = {
 
 /** The command-line tool: shipped apart from the node files, which never load it. */
 export const CLI: Record<string, string> = {
-	'dist/cli/scenario.js': 'runtime/scenarios/offline/cli.ts',
+	'dist/cli/scenario.js': 'runtime/cli/scenario.ts',
 };
 
 /**

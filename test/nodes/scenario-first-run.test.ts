@@ -6,7 +6,7 @@ import path from 'node:path';
 import { NodeHelpers, Workflow, type IDataObject, type INode } from 'n8n-workflow';
 
 import { MessagingBotScenario } from '../../nodes/MessagingBotScenario/MessagingBotScenario.node';
-import { main } from '../../runtime/scenarios/offline/cli';
+import { main } from '../../runtime/cli/scenario';
 import { closeSharedSqliteStores } from '../../runtime/stores/sqlite';
 import { nodeTypes, outputOf, runWorkflow } from '../helpers/n8n';
 import { itemsInto, scenarioNode } from '../helpers/workflows';

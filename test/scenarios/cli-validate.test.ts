@@ -123,7 +123,7 @@ describe('messaging-bot-scenario CLI', () => {
 		const tsx = path.join(root, 'node_modules/.bin/tsx');
 		const ok = spawnSync(
 			tsx,
-			['runtime/scenarios/offline/cli.ts', 'validate', 'examples/scenarios/order-status.json'],
+			['runtime/cli/scenario.ts', 'validate', 'examples/scenarios/order-status.json'],
 			{
 				cwd: root,
 				encoding: 'utf8',
@@ -135,7 +135,7 @@ describe('messaging-bot-scenario CLI', () => {
 		]);
 		const chat = spawnSync(
 			tsx,
-			['runtime/scenarios/offline/cli.ts', 'chat', 'examples/scenarios/order-status.json'],
+			['runtime/cli/scenario.ts', 'chat', 'examples/scenarios/order-status.json'],
 			{
 				cwd: root,
 				encoding: 'utf8',

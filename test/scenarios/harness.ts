@@ -16,7 +16,7 @@ import type { EngineOptions } from '../../runtime/scenarios/engine/engine';
 import type { ClientProfile } from '../../runtime/scenarios/format/templates';
 import { MemoryStore, type StateStore } from '../../runtime/stores';
 import { SqliteStore } from '../../runtime/stores/sqlite';
-import { main as cliMain } from '../../runtime/scenarios/offline/cli';
+import { main as cliMain } from '../../runtime/cli/scenario';
 
 export const START = Date.UTC(2026, 0, 5, 9, 0, 0);
 export const MINUTE = 60_000;

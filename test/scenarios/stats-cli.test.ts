@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { Redis } from 'ioredis';
 
-import { main } from '../../runtime/scenarios/offline/cli';
+import { main } from '../../runtime/cli/scenario';
 import { RedisStore } from '../../runtime/stores/redis';
 import { SqliteStore } from '../../runtime/stores/sqlite';
 import type { StateStore } from '../../runtime/stores/types';

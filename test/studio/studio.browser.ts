@@ -13,7 +13,7 @@ import path from 'node:path';
 
 import type { Page } from 'playwright-core';
 
-import { main as cli } from '../../runtime/scenarios/offline/cli';
+import { main as cli } from '../../runtime/cli/scenario';
 import { validateScenario } from '../../runtime/scenarios/format/validate';
 import { pageDir } from '../../runtime/studio/server/command';
 import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';

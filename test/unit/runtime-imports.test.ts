@@ -4,15 +4,19 @@ import path from 'node:path';
 
 import { findCycles, importGraph, reachable } from './import-graph';
 
-// The layers of the scenario runtime, each importing only the ones before it (its README says why).
+// The layers of the scenario runtime, each importing only the ones before it (its README says why),
+// then the studio, which builds on them, and the CLI, which composes the scenario commands and the studio's.
 const LAYERS = ['format', 'machine', 'durability', 'engine', 'offline'];
 const SCENARIOS = path.join('runtime', 'scenarios');
+const ROOMS = [
+	...LAYERS.map((layer) => path.join(SCENARIOS, layer)),
+	path.join('runtime', 'studio'),
+	path.join('runtime', 'cli'),
+];
 const graph = importGraph(path.resolve(__dirname, '../../runtime'));
 
 const layerOf = (file: string): number =>
-	file.startsWith(SCENARIOS + path.sep)
-		? LAYERS.indexOf(file.slice(SCENARIOS.length + 1).split(path.sep)[0])
-		: -1;
+	ROOMS.findIndex((room) => file.startsWith(room + path.sep));
 
 const isNodeModule = (name: string) =>
 	name.startsWith('node:') || builtinModules.includes(name.split('/')[0]);
@@ -23,7 +27,7 @@ describe('imports in runtime/', () => {
 		expect(cycles).toEqual([]);
 	});
 
-	it('run one way through the scenario layers: format, machine, durability, engine, offline', () => {
+	it('run one way through the scenario layers (format, machine, durability, engine, offline), the studio and the CLI', () => {
 		const upward: string[] = [];
 		for (const [file, imports] of graph.edges) {
 			const layer = layerOf(file);

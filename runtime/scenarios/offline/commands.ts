@@ -1,7 +1,5 @@
-#!/usr/bin/env node
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- the CLI runs in a terminal, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the CLI runs in a terminal, never loaded by n8n */
 import { readFile, writeFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
 import { formatIssue, type ScenarioIssue } from '../format/issue';
@@ -12,26 +10,19 @@ import { renderDiagram } from './diagram';
 import { renderPicture, renderPng, type PictureOptions } from './picture';
 import { openCountersReadOnly } from '../../stores/read-only';
 import { readTraffic, trafficPeriod } from './traffic-reading';
-// Studio hook: the studio command is its own module.
-import { STUDIO_USAGE, runStudioCli } from '../../studio/server/command';
-import { STATS_USAGE, runStats } from './stats-command';
 import { scenarioWarnings } from '../format/warnings';
 import { issueInWords, jsonErrorInWords } from '../format/wording';
 
-const USAGE = `Usage: messaging-bot-scenario <command> FILE [FILE...]
-
-Commands:
-  validate FILE...   check scenarios; prints every problem with its JSON path, exits 1 if any
+/** The scenario commands' lines of the CLI's usage; the CLI puts them together with the others. */
+export const SCENARIO_USAGE = `  validate FILE...   check scenarios; prints every problem with its JSON path, exits 1 if any
   diagram FILE       print a Mermaid stateDiagram-v2 of the scenario
                      (--format svg or png: the scenario as a picture instead;
                       --out FILE writes it to a file, which png needs;
                       --store <sqlite file | redis URL> [--from DAY --to DAY] draws the
                       traffic of the period on the picture, read-only: default the last 7 days)
-  chat FILE...       talk to the scenario in the terminal (more files: scenarios it may jump to)
-${STUDIO_USAGE}
-${STATS_USAGE}
+  chat FILE...       talk to the scenario in the terminal (more files: scenarios it may jump to)`;
 
-Chat options:
+export const CHAT_USAGE = `Chat options:
   --client ID          the client you play (default cl_local)
   --first-name NAME    offline only: the client's first name, for {{client.first_name}}
   --tags a,b           offline only: the client's tags, for tag guards
@@ -41,32 +32,35 @@ Chat options:
                        a list of {"inputs": {…}, "result": {…} | "error": "…" | "delaySeconds": n}
   --base-url URL --api-key KEY --bot BOT
                        send the replies through a real service or the emulator instead
-In a chat: /wait MINUTES (let time pass, timers fire), /release (end a handoff), /state, /quit
-`;
+In a chat: /wait MINUTES (let time pass, timers fire), /release (end a handoff), /state, /quit`;
 
-/** Runs one command; returns the exit code. */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+/**
+ * `validate`, `diagram` and `chat` (and help, or a command no one knows): returns the exit code.
+ * `usage` is the whole CLI's, printed with every mistake in the arguments.
+ */
+export async function runScenarioCommand(
+	argv: readonly string[],
+	io: CliIo,
+	usage: string,
+): Promise<number> {
 	const [command, ...rest] = argv;
-	// Studio hook: the studio parses its own arguments and keeps serving after this returns.
-	if (command === 'studio') return runStudioCli(rest, io);
-	if (command === 'stats') return await runStats(rest, io);
 	let options: ReturnType<typeof readArgs>;
 	try {
 		options = readArgs(rest);
 	} catch (error) {
-		io.err(`${(error as Error).message}\n\n${USAGE}`);
+		io.err(`${(error as Error).message}\n\n${usage}`);
 		return 2;
 	}
 	if (!command || command === '--help' || command === 'help') {
-		io.out(USAGE);
+		io.out(usage);
 		return command ? 0 : 2;
 	}
 	if (!['validate', 'diagram', 'chat'].includes(command)) {
-		io.err(`Unknown command "${command}"\n\n${USAGE}`);
+		io.err(`Unknown command "${command}"\n\n${usage}`);
 		return 2;
 	}
 	if (options.files.length === 0) {
-		io.err(`${command} needs a scenario file\n\n${USAGE}`);
+		io.err(`${command} needs a scenario file\n\n${usage}`);
 		return 2;
 	}
 	const loaded = await loadAll(options.files);
@@ -77,8 +71,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 		return 1;
 	}
 	const compiled = loaded.map((l) => compileScenario(l.json));
-	if (command === 'diagram') return diagram(compiled[0].document, options.diagram, io);
-	return chat(compiled, options.flags, io, USAGE);
+	if (command === 'diagram') return diagram(compiled[0].document, options.diagram, io, usage);
+	return chat(compiled, options.flags, io, usage);
 }
 
 /** A scenario file as read, with its problems. */
@@ -143,18 +137,19 @@ async function diagram(
 	doc: Parameters<typeof renderDiagram>[0],
 	flags: DiagramFlags,
 	io: CliIo,
+	usage: string,
 ): Promise<number> {
 	const format = flags.format ?? 'mermaid';
 	if (!['mermaid', 'svg', 'png'].includes(format)) {
-		io.err(`--format must be "mermaid", "svg" or "png", not "${format}"\n\n${USAGE}`);
+		io.err(`--format must be "mermaid", "svg" or "png", not "${format}"\n\n${usage}`);
 		return 2;
 	}
 	if (format === 'png' && flags.out === undefined) {
-		io.err(`--format png needs --out FILE: a PNG is not text to print\n\n${USAGE}`);
+		io.err(`--format png needs --out FILE: a PNG is not text to print\n\n${usage}`);
 		return 2;
 	}
 	if (flags.store !== undefined && format === 'mermaid') {
-		io.err(`--store draws traffic on the picture: add --format svg or png\n\n${USAGE}`);
+		io.err(`--store draws traffic on the picture: add --format svg or png\n\n${usage}`);
 		return 2;
 	}
 	let picture: PictureOptions;
@@ -217,26 +212,4 @@ function readArgs(args: readonly string[]): {
 	});
 	const { format, out, store, from, to, ...flags } = values;
 	return { files: positionals, flags, diagram: { format, out, store, from, to } };
-}
-
-if (require.main === module) {
-	const rl = createInterface({ input: process.stdin, terminal: false });
-	// Taken at once: lines piped in while the files load are buffered, not lost.
-	const lines = rl[Symbol.asyncIterator]();
-	main(process.argv.slice(2), {
-		lines: { [Symbol.asyncIterator]: () => lines },
-		out: (text) => process.stdout.write(text),
-		err: (text) => process.stderr.write(text),
-		interactive: process.stdin.isTTY === true,
-	}).then(
-		(code) => {
-			rl.close();
-			process.exitCode = code;
-		},
-		(error: unknown) => {
-			rl.close();
-			process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-			process.exitCode = 1;
-		},
-	);
 }
