@@ -13,7 +13,7 @@ import { table } from './lib';
  * system, from `process.cpuUsage`), which time taken by other processes on the machine does not
  * move. Then what a scenario-day's counters take.
  */
-const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 5);
 
 /** One run's messages per second (wall clock). */
 export type Throughput = (
