@@ -154,7 +154,7 @@ export class MessagingBotScenario implements INodeType {
 								name: 'Only While Needed',
 								value: 'adaptive',
 								description:
-									'A message waits only as long as deliveries have lately been overtaking one another (a burst), never longer than the Reorder Window; while they arrive in the order written (n8n idle), the bot answers at once',
+									'A message waits only as long as deliveries have lately been overtaking one another (a burst), never longer than the Reorder Window; while they arrive in the order written (n8n idle), the bot answers at once (right after n8n starts, until a few messages were seen: after a quarter of the window)',
 							},
 						],
 					},

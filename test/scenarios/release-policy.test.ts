@@ -53,11 +53,30 @@ describe('release policy: when the next message in the client order may go', () 
 		).toBe(405);
 	});
 
-	it('adaptive, after a start: the whole window until a few deliveries were seen', () => {
+	it('adaptive, after a start, messages coming among others (a burst): the whole window until a few were seen', () => {
 		const history = new ArrivalHistory();
-		for (let i = 0; i < 7; i++)
+		expect(holdMs(msg('m0', T), adaptive, history, T)).toBe(250);
+		for (let i = 1; i < 7; i++)
 			expect(holdMs(msg(`m${i}`, T + i * 100), adaptive, history, T + i * 100)).toBe(1000);
 		expect(holdMs(msg('m7', T + 700), adaptive, history, T + 700)).toBe(0);
+	});
+
+	it('adaptive, after a start, messages coming one at a time (an idle bot): a quarter of the window', () => {
+		const history = new ArrivalHistory();
+		for (let i = 0; i < 5; i++) {
+			expect(holdMs(msg(`m${i}`, T + i * 1500), adaptive, history, T + i * 1500)).toBe(250);
+			expect(holdMs(msg(`m${i}`, T + i * 1500), adaptive, history, T + i * 1500 + 250)).toBe(0);
+		}
+		// One within the window of the last: a burst may be starting, so it waits, and no longer.
+		expect(holdMs(msg('m5', T + 6400), adaptive, history, T + 6400)).toBe(1000);
+		expect(holdMs(msg('m5', T + 6400), adaptive, history, T + 7400)).toBe(0);
+	});
+
+	it('adaptive, after a start: one accepted just after a message already waiting makes both wait', () => {
+		const history = new ArrivalHistory();
+		expect(holdMs(msg('first', T), adaptive, history, T)).toBe(250);
+		expect(holdMs(msg('second', T + 20), adaptive, history, T + 20)).toBe(1000);
+		expect(holdMs(msg('first', T), adaptive, history, T + 30)).toBe(970);
 	});
 
 	it('adaptive: overtakes long past stop holding; a quiet inbox keeps its last arrivals however old', () => {

@@ -6,7 +6,9 @@
  * latest-arriving of them came after a delivery written later than it (any client's), and never
  * longer than the reorder window. While deliveries arrive in the order written (an idle n8n),
  * nothing waits; when they overtake each other (a burst through n8n's webhook URL), the holds
- * grow to the observed extent. The fixed mode holds every message for the whole window.
+ * grow to the observed extent. Until a few arrivals are known (after a start), a message that
+ * came alone waits a quarter of the window and one among others the whole window. The fixed mode
+ * holds every message for the whole window.
  */
 
 /** `adaptive`: hold for the recent spread of delays, at most the window; `fixed`: the window. */
@@ -33,10 +35,17 @@ const SAMPLE_TTL_MS = 30_000;
 /** The arrivals remembered. */
 const SAMPLES = 32;
 /**
- * Fewer arrivals than this tell nothing: until an inbox has seen as many (after a start), each
- * message waits the whole window; a quiet bot keeps its last ones however old.
+ * Fewer arrivals than this tell nothing: until an inbox has seen as many (after a start), a
+ * message that came among others waits the whole window; a quiet bot keeps its last ones however
+ * old.
  */
 const MIN_SAMPLES = 8;
+/**
+ * Until a few arrivals are known, the share of the window a message that came alone waits: as
+ * RACK's reordering window starts at a quarter of the round trip before any reordering is seen.
+ * Long enough for a delivery of the same client sent with it to be accepted first on an idle n8n.
+ */
+const ALONE_SHARE = 0.25;
 /** The service's times are whole milliseconds: two messages a millisecond apart may share one. */
 const MARGIN_MS = 5;
 
@@ -74,6 +83,13 @@ export class ArrivalHistory {
 					most = Math.max(most, earlier.at - later.at);
 		return most;
 	}
+
+	/** No other arrival was accepted within `windowMs` of this one, before or after it. */
+	alone(id: string, at: number, windowMs: number): boolean {
+		for (const [other, arrival] of this.arrivals)
+			if (other !== id && Math.abs(arrival.at - at) < windowMs) return false;
+		return true;
+	}
 }
 
 /**
@@ -93,7 +109,12 @@ export function holdMs(
 	if (entry.sentAt === undefined) return 0;
 	history.observe(entry.id, entry.sentAt, entry.at, now);
 	const overtake = history.overtake(now);
-	if (overtake === undefined) return Math.max(0, latest - now);
+	// Too few seen to tell (after a start): one among others (a burst, as after a restart) waits
+	// the window; one that came alone (an idle bot) a quarter of it, then is looked at again.
+	if (overtake === undefined) {
+		const alone = history.alone(entry.id, entry.at, settings.windowMs);
+		return Math.max(0, (alone ? entry.at + settings.windowMs * ALONE_SHARE : latest) - now);
+	}
 	if (overtake === 0) return 0;
 	// An earlier-written message, overtaken as far as any lately, arrives before this moment.
 	return Math.max(0, Math.min(latest, entry.at + overtake + MARGIN_MS) - now);
