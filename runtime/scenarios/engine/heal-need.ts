@@ -60,11 +60,21 @@ function retriedUnread(
 	return reconciledAt === undefined || reconciledAt < sentAt + LISTED_AFTER_MS;
 }
 
-/** Reconciled already, and not only provisionally (before this process served deliveries). */
+/** Reconciled only provisionally (before this process served deliveries), and now delivered to. */
+function provisional(
+	reconciledAt: number | undefined,
+	facts: NeedFacts,
+	delivery: boolean,
+): boolean {
+	return (
+		reconciledAt !== undefined && delivery && reconciledAt < (facts.session.firstDelivery ?? 0)
+	);
+}
+
+/** Reconciled already, and not only provisionally. */
 function settled(key: string, facts: NeedFacts, delivery: boolean): boolean {
 	const reconciledAt = facts.session.reconciled.get(key);
-	if (reconciledAt === undefined) return false;
-	return !(delivery && reconciledAt < (facts.session.firstDelivery ?? 0));
+	return reconciledAt !== undefined && !provisional(reconciledAt, facts, delivery);
 }
 
 /**
@@ -79,9 +89,7 @@ export function recordNeeds(
 ): boolean {
 	const { session, horizonMs, now } = facts;
 	const reconciledAt = session.reconciled.get(key);
-	const delivery = anchor !== undefined;
-	if (reconciledAt !== undefined && delivery && reconciledAt < (session.firstDelivery ?? 0))
-		return true;
+	if (provisional(reconciledAt, facts, anchor !== undefined)) return true;
 	if (retriedUnread(record, anchor, reconciledAt, now)) return true;
 	const expired = record.outbox.find(
 		(e) => unfinished(e) && e.lease !== undefined && e.lease.until <= now,
