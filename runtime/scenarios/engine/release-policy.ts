@@ -41,9 +41,9 @@ const SAMPLES = 32;
  */
 const MIN_SAMPLES = 8;
 /**
- * Until a few arrivals are known, the share of the window a message that came alone waits: as
- * RACK's reordering window starts at a quarter of the round trip before any reordering is seen.
- * Long enough for a delivery of the same client sent with it to be accepted first on an idle n8n.
+ * Until a few arrivals are known, the share of the window a message that came alone waits, as
+ * RACK (RFC 8985) sets its reordering window to a quarter of the least round trip. Long enough for
+ * a delivery of the same client sent with it to be accepted first on an idle n8n.
  */
 const ALONE_SHARE = 0.25;
 /** The service's times are whole milliseconds: two messages a millisecond apart may share one. */
