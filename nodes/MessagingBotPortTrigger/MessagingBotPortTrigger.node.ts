@@ -30,6 +30,7 @@ import { getBots } from '../shared/listSearch';
 import { scenarioInbox } from '../shared/conversationScope';
 import { messagingBotWebhookSecrets } from '../shared/secretsTest';
 import { messagingBotRedisPing, nodeStateStore, stateStoreProperty } from '../shared/stateStore';
+import { listenerLimits, listenerLimitsProperty } from './listenerLimits';
 
 /** How long one execution may keep the next from starting (it is started anyway after). */
 const EXECUTION_WAIT_MS = 120_000;
@@ -102,10 +103,14 @@ export class MessagingBotPortTrigger implements INodeType {
 			...botFilterProperties,
 			stateStoreProperty('the delivery IDs already seen (48 hours) and the deliveries waiting'),
 			deliveryOptionsProperty,
+			listenerLimitsProperty,
 		],
 	};
 
-	methods = { credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets }, loadOptions: { getBots } };
+	methods = {
+		credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets },
+		loadOptions: { getBots },
+	};
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
@@ -157,6 +162,8 @@ export class MessagingBotPortTrigger implements INodeType {
 			host: this.getNodeParameter('host', '0.0.0.0') as string,
 			path: normalisePath(this.getNodeParameter('path', '/messaging-bot') as string),
 			receive,
+			log: (message) => this.logger.error(`Messaging Bot Own Port Trigger: ${message}`),
+			limits: listenerLimits(this.getNodeParameter('limits', {}) as IDataObject),
 		}).catch((error: Error) => {
 			throw new NodeOperationError(
 				this.getNode(),

@@ -8,13 +8,21 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { receiveDelivery } from '../../runtime/webhooks';
+import {
+	admitDelivery,
+	answerSafely,
+	readDelivery,
+	type Answer,
+	type IntakeOptions,
+} from '../../runtime/webhooks';
 import {
 	deliveryOptionsProperty,
 	eventsProperty,
 	checkSigningSecrets,
 	rawBytes,
+	refreshedSigningSecrets,
 	refusedWhileListening,
+	signingSecrets,
 	triggerSubtitle,
 	webhookSigningSecrets,
 } from '../shared/delivery';
@@ -106,7 +114,10 @@ export class MessagingBotTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets }, loadOptions: { getBots } };
+	methods = {
+		credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets },
+		loadOptions: { getBots },
+	};
 
 	// Subscriptions are made in the service dashboard; the service has no API for them (A34).
 	// These methods only remember which URL this workflow published, so n8n can tell it is set up.
@@ -134,62 +145,74 @@ export class MessagingBotTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const res = this.getResponseObject();
-		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const batching = this.getNodeParameter('executions', 'perDelivery') === 'batch';
-		const receive = async (secrets: string[]) => {
-			if (secrets.length === 0)
-				this.logger.warn(
-					'Messaging Bot Trigger: no signing secret is set, so deliveries are accepted without checking who sent them',
-				);
-			return await receiveDelivery(
-				{
-					raw: rawBytes(this.getRequestObject().rawBody, this.getBodyData()),
-					headers: this.getHeaderData(),
-				},
-				{
-					secrets,
-					events: this.getNodeParameter('events', ['*']) as string[],
-					bots: selectedBots(this),
-					listening: this.getMode() === 'manual',
-					passTestEvents: options.passTestEvents === true,
-					includeHeaders: options.includeHeaders === true,
-					includeRawBody: options.includeRawBody === true,
-					scope: this.getWorkflow().id ?? 'workflow',
-					...scenarioInbox(this),
-					batch: batching,
-					store: async () =>
-						await nodeStateStore(
-							this,
-							this.getNodeParameter('stateStore', 'sqlite') as string,
-							options.statePath,
-						),
-				},
-			);
+		const manual = this.getMode() === 'manual';
+		const delivery = {
+			raw: rawBytes(this.getRequestObject().rawBody, this.getBodyData()),
+			headers: this.getHeaderData(),
 		};
 		// Listening in the editor, where secrets are tried out, they are always read afresh.
-		let outcome = await receive(await webhookSigningSecrets(this, this.getMode() === 'manual'));
-		// Not signed with the secrets kept: they may have changed since they were read.
-		if (outcome.kind === 'rejected' && outcome.status === 401)
-			outcome = await receive(await webhookSigningSecrets(this, true));
-		if (outcome.kind === 'rejected') {
-			// Thrown, n8n shows it on the trigger in the editor (and answers the service 500).
-			if (this.getMode() === 'manual')
-				throw refusedWhileListening(this.getNode(), outcome.status, outcome.body.message);
-			res.writeHead(outcome.status, { 'Content-Type': 'application/json' });
-			res.end(JSON.stringify(outcome.body));
-			return { noWebhookResponse: true };
+		const secrets = manual ? await signingSecrets(this) : await webhookSigningSecrets(this);
+		let read = readDelivery(delivery, secrets);
+		// Not signed with the secrets kept: they may have changed since (re-read at a bounded rate).
+		if (read.kind === 'rejected' && read.status === 401 && !manual) {
+			const fresh = await refreshedSigningSecrets(this);
+			if (fresh) read = readDelivery(delivery, fresh);
 		}
+		if (read.kind === 'rejected') {
+			// Thrown, n8n shows it on the trigger in the editor (and answers the service 500).
+			if (manual) throw refusedWhileListening(this.getNode(), read.status, read.body.message);
+			return answerNow(this, read);
+		}
+		const log = (message: string) => this.logger.error(`Messaging Bot Trigger: ${message}`);
+		const outcome = await answerSafely(
+			async () => await admitDelivery(read, delivery, intakeOptions(this, secrets, manual)),
+			log,
+		);
+		if (outcome.kind === 'failed') return answerNow(this, outcome);
 		if (outcome.kind === 'ignored') return { webhookResponse: outcome.body };
 		if (!outcome.answerFirst) {
 			const items = (await outcome.items()) as IDataObject[];
 			return { workflowData: [this.helpers.returnJsonArray(items)], webhookResponse: outcome.body };
 		}
 		// Kept in the store already: the service is answered now, before any execution starts.
-		res.writeHead(200, { 'Content-Type': 'application/json' });
-		res.end(JSON.stringify(outcome.body));
-		const items = (await outcome.items()) as IDataObject[];
-		if (items.length === 0) return { noWebhookResponse: true };
+		answerNow(this, outcome);
+		const items = await answerSafely(async () => (await outcome.items()) as IDataObject[], log);
+		if (!Array.isArray(items) || items.length === 0) return { noWebhookResponse: true };
 		return { noWebhookResponse: true, workflowData: [this.helpers.returnJsonArray(items)] };
 	}
+}
+
+/** What the intake needs to know of this trigger's parameters. */
+function intakeOptions(ctx: IWebhookFunctions, secrets: string[], manual: boolean): IntakeOptions {
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	if (secrets.length === 0)
+		ctx.logger.warn(
+			'Messaging Bot Trigger: no signing secret is set, so deliveries are accepted without checking who sent them',
+		);
+	return {
+		secrets,
+		events: ctx.getNodeParameter('events', ['*']) as string[],
+		bots: selectedBots(ctx),
+		listening: manual,
+		passTestEvents: options.passTestEvents === true,
+		includeHeaders: options.includeHeaders === true,
+		includeRawBody: options.includeRawBody === true,
+		scope: ctx.getWorkflow().id ?? 'workflow',
+		...scenarioInbox(ctx),
+		batch: ctx.getNodeParameter('executions', 'perDelivery') === 'batch',
+		store: async () =>
+			await nodeStateStore(
+				ctx,
+				ctx.getNodeParameter('stateStore', 'sqlite') as string,
+				options.statePath,
+			),
+	};
+}
+
+/** Writes the answer at once, outside n8n's own response. */
+function answerNow(ctx: IWebhookFunctions, answer: Answer): IWebhookResponseData {
+	const res = ctx.getResponseObject();
+	res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+	res.end(JSON.stringify(answer.body));
+	return { noWebhookResponse: true };
 }

@@ -107,20 +107,40 @@ const keptSecrets = new KeptSecrets();
 
 /**
  * The signing secrets for a delivery through n8n's webhook URL, kept a minute per credential
- * (runtime/webhooks/kept-secrets.ts); `fresh` reads them again.
+ * (runtime/webhooks/kept-secrets.ts).
  */
-export async function webhookSigningSecrets(ctx: Context, fresh = false): Promise<string[]> {
+export async function webhookSigningSecrets(ctx: Context): Promise<string[]> {
+	const key = credentialKey(ctx);
+	if (key === undefined) return [];
+	return await keptSecrets.get(key, async () => await signingSecrets(ctx));
+}
+
+/**
+ * Fresh secrets for a delivery the kept ones refused (the secret may have changed), read at most
+ * once every few seconds per credential whatever the rate of refused requests; null: nothing new.
+ */
+export async function refreshedSigningSecrets(ctx: Context): Promise<string[] | null> {
+	const key = credentialKey(ctx);
+	if (key === undefined) return null;
+	return await keptSecrets.refresh(key, async () => await signingSecrets(ctx));
+}
+
+function credentialKey(ctx: Context): string | undefined {
 	const ref = ctx.getNode().credentials?.messagingBotWebhookApi;
-	if (!ref) return [];
-	return await keptSecrets.get(ref.id ?? ref.name, async () => await signingSecrets(ctx), fresh);
+	return ref ? (ref.id ?? ref.name) : undefined;
 }
 
 /** The exact bytes that were signed: n8n keeps them as `rawBody`. */
 export function rawBytes(rawBody: unknown, parsed: unknown): Uint8Array {
 	if (rawBody instanceof Uint8Array) return rawBody;
 	if (typeof rawBody === 'string') return Buffer.from(rawBody, 'utf8');
-	// Without the raw bytes the signature cannot match; re-serialising is the best remaining guess.
-	return Buffer.from(JSON.stringify(parsed ?? {}), 'utf8');
+	// Without the raw bytes the signature cannot match; re-serialising is the best remaining guess
+	// (and a body too deep to serialise is read as none).
+	try {
+		return Buffer.from(JSON.stringify(parsed ?? {}), 'utf8');
+	} catch {
+		return new Uint8Array();
+	}
 }
 
 /**

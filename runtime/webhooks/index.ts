@@ -5,4 +5,7 @@ export * from './signature';
 export * from './intake';
 export * from './dispatch';
 export * from './listener';
+export * from './answer';
+export * from './connection-guard';
+export * from './reader';
 export * from './kept-secrets';

@@ -8,21 +8,21 @@ import {
 import type { StateStore } from '../stores/types';
 import { claimDelivery, DEFAULT_DEDUPE_TTL_MS } from './dedupe';
 import { queueForExecution, takeBatch } from './dispatch';
-import { parseEnvelope, type Envelope } from './envelope';
+import type { Envelope } from './envelope';
 import { TEST_EVENT } from './events';
-import { verifySignature } from './signature';
+import {
+	DELIVERY_LIMITS,
+	readDelivery,
+	type Delivery,
+	type DeliveryLimits,
+	type Refusal,
+} from './reader';
 
 /**
  * The delivery policy of the trigger, without n8n: what is rejected, ignored, deduplicated and
  * recorded, and what the service is answered. The node passes the request in and writes the
  * answer out.
  */
-
-export interface Delivery {
-	/** The exact bytes that were signed. */
-	raw: Uint8Array;
-	headers: Record<string, string | string[] | undefined>;
-}
 
 export interface IntakeOptions {
 	/** The signing secrets (current, previous); none: deliveries are accepted unverified. */
@@ -59,11 +59,13 @@ export interface IntakeOptions {
 	includeHeaders?: boolean;
 	includeRawBody?: boolean;
 	ttlMs?: number;
+	/** Size and nesting bounds of a body (default DELIVERY_LIMITS). */
+	limits?: DeliveryLimits;
 }
 
 /** What to answer, and what (if anything) the workflow gets. */
 export type IntakeOutcome =
-	| { kind: 'rejected'; status: 400 | 401; body: { success: false; message: string } }
+	| Refusal
 	| { kind: 'ignored'; status: 200; body: AckBody }
 	| {
 			kind: 'accepted';
@@ -78,6 +80,9 @@ export type IntakeOutcome =
 			items: () => Promise<object[]>;
 	  };
 
+/** What a delivery that was read gets. */
+export type Admitted = Exclude<IntakeOutcome, Refusal>;
+
 export type AckBody = {
 	received: true;
 	started: boolean;
@@ -85,39 +90,23 @@ export type AckBody = {
 	delivery_id?: string;
 };
 
-const WHY: Record<'missing' | 'malformed' | 'mismatch', string> = {
-	missing: 'no X-Service-Signature header',
-	malformed: 'a malformed X-Service-Signature',
-	mismatch: 'a signature that does not match',
-};
-
+/** Reads the delivery (reader.ts), then admits it: filters, redeliveries, the durable record. */
 export async function receiveDelivery(
 	delivery: Delivery,
 	options: IntakeOptions,
 ): Promise<IntakeOutcome> {
-	const rejected = (status: 400 | 401, message: string): IntakeOutcome => ({
-		kind: 'rejected',
-		status,
-		body: { success: false, message: `Rejected: ${message}` },
-	});
-	if (options.secrets.length > 0) {
-		const check = verifySignature(
-			delivery.raw,
-			delivery.headers['x-service-signature'],
-			options.secrets,
-		);
-		if (!check.ok) return rejected(401, `the request has ${WHY[check.reason]}`);
-	}
-	const parsed = parseEnvelope(delivery.raw);
-	if (!parsed.ok) return rejected(400, parsed.error);
-	const { envelope } = parsed;
-	const deliveryId = header(delivery.headers['x-service-delivery-id']);
-	if (!deliveryId) return rejected(400, 'the X-Service-Delivery-ID header is missing');
-	const eventHeader = header(delivery.headers['x-service-event']);
-	if (eventHeader && eventHeader !== envelope.event)
-		return rejected(400, `X-Service-Event says ${eventHeader} but the body says ${envelope.event}`);
+	const read = readDelivery(delivery, options.secrets, options.limits ?? DELIVERY_LIMITS);
+	return read.kind === 'rejected' ? read : await admitDelivery(read, delivery, options);
+}
 
-	const ignored = (reason: NonNullable<AckBody['reason']>): IntakeOutcome => ({
+/** What a delivery that was read (and verified) gets: ignored, or recorded and accepted. */
+export async function admitDelivery(
+	read: { envelope: Envelope; deliveryId: string },
+	delivery: Delivery,
+	options: IntakeOptions,
+): Promise<Admitted> {
+	const { envelope, deliveryId } = read;
+	const ignored = (reason: NonNullable<AckBody['reason']>): Admitted => ({
 		kind: 'ignored',
 		status: 200,
 		body: { received: true, started: false, reason, delivery_id: deliveryId },
@@ -127,7 +116,7 @@ export async function receiveDelivery(
 		return ignored(isTest ? 'test event' : 'event not selected');
 	if (!forSelectedBot(envelope, options.bots)) return ignored('bot not selected');
 	const item = deliveryItem(envelope, deliveryId, delivery, options);
-	const accepted = (answerFirst: boolean, items: () => Promise<object[]>): IntakeOutcome => ({
+	const accepted = (answerFirst: boolean, items: () => Promise<object[]>): Admitted => ({
 		kind: 'accepted',
 		status: 200,
 		body: { received: true, started: true, delivery_id: deliveryId },
@@ -214,9 +203,4 @@ function deliveryItem(
 		...(options.includeHeaders ? { headers: delivery.headers } : {}),
 		...(options.includeRawBody ? { raw_body: Buffer.from(delivery.raw).toString('utf8') } : {}),
 	};
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-	const v = Array.isArray(value) ? value[0] : value;
-	return v?.trim() || undefined;
 }

@@ -18,7 +18,7 @@ export function signBody(secret: string, body: Uint8Array | string): string {
 export function verifySignature(
 	rawBody: Uint8Array,
 	header: string | string[] | undefined,
-	secrets: string[],
+	secrets: readonly string[],
 ): SignatureCheck {
 	const value = Array.isArray(header) ? header[0] : header;
 	if (value === undefined || value === '') return { ok: false, reason: 'missing' };
