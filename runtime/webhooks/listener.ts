@@ -116,20 +116,22 @@ function tooLarge(maxBytes: number): Answer {
 }
 
 /**
- * Writes the answer. A request whose body was not read whole (too large) is answered, then its
- * connection closed: the client sees the status, and the rest of its body is never read.
+ * Writes the answer. A request whose body was not read whole (too large) is answered, then the
+ * rest of what the client sends is read and dropped for a moment before its connection closes (a
+ * lingering close): closing at once would reset the connection with data unread, and a reset can
+ * throw the answer away before the client reads it.
  */
 function finish(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
 	if (res.headersSent || res.destroyed) return;
-	const unread = !req.complete;
-	res.writeHead(answer.status, {
-		'Content-Type': 'application/json',
-		...(unread ? { Connection: 'close' } : {}),
-	});
-	res.end(JSON.stringify(answer.body), () => {
-		if (unread) req.socket.destroySoon();
-	});
+	res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+	res.end(JSON.stringify(answer.body));
+	if (req.complete) return;
+	req.resume();
+	setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
 }
+
+/** How long the rest of a refused body is read and dropped before its connection is closed. */
+const LINGER_MS = 2_000;
 
 /** The body, or why there is none: over `maxBytes` (stops reading), or the connection broke. */
 function readBody(
