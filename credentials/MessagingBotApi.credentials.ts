@@ -8,6 +8,7 @@ import type {
 
 import { authHeaders, type AuthHeader } from '../runtime/api/auth';
 import { redisFields } from './redisFields';
+import { DOCS } from '../nodes/shared/documentation';
 
 export class MessagingBotApi implements ICredentialType {
 	name = 'messagingBotApi';
@@ -19,7 +20,7 @@ export class MessagingBotApi implements ICredentialType {
 		dark: 'file:../nodes/MessagingBot/messagingBot.dark.svg',
 	} as const;
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-credential-messaging-bot-api';
+	documentationUrl = DOCS.apiCredential;
 
 	properties: INodeProperties[] = [
 		{

@@ -1,6 +1,7 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import { redisFields } from './redisFields';
+import { DOCS } from '../nodes/shared/documentation';
 
 /**
  * The Redis that the Messaging Bot Trigger and Scenario nodes share state in under n8n queue mode
@@ -16,8 +17,7 @@ export class MessagingBotRedisApi implements ICredentialType {
 		dark: 'file:../nodes/MessagingBot/messagingBot.dark.svg',
 	} as const;
 
-	documentationUrl =
-		'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-credential-messaging-bot-redis-state-store-api';
+	documentationUrl = DOCS.redisCredential;
 
 	properties: INodeProperties[] = redisFields();
 }
