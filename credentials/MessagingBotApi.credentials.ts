@@ -8,7 +8,6 @@ import type {
 
 import { authHeaders, type AuthHeader } from '../runtime/api/auth';
 import { redisFields } from './redisFields';
-import { DOCS } from '../nodes/shared/documentation';
 
 export class MessagingBotApi implements ICredentialType {
 	name = 'messagingBotApi';
@@ -20,7 +19,7 @@ export class MessagingBotApi implements ICredentialType {
 		dark: 'file:../nodes/MessagingBot/messagingBot.dark.svg',
 	} as const;
 
-	documentationUrl = DOCS.apiCredential;
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#messaging-bot-api';
 
 	properties: INodeProperties[] = [
 		{

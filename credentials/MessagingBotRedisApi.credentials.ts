@@ -1,7 +1,6 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import { redisFields } from './redisFields';
-import { DOCS } from '../nodes/shared/documentation';
 
 /**
  * The Redis that the Messaging Bot Trigger and Scenario nodes share state in under n8n queue mode
@@ -17,7 +16,8 @@ export class MessagingBotRedisApi implements ICredentialType {
 		dark: 'file:../nodes/MessagingBot/messagingBot.dark.svg',
 	} as const;
 
-	documentationUrl = DOCS.redisCredential;
+	documentationUrl =
+		'https://www.npmjs.com/package/n8n-nodes-messaging-bot#messaging-bot-redis-state-store-api';
 
 	properties: INodeProperties[] = redisFields();
 }

@@ -1,7 +1,5 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { DOCS } from '../nodes/shared/documentation';
-
 /**
  * The signing secret(s) of a webhook subscription, for the Messaging Bot Triggers. Tested by the
  * triggers (`testedBy`): the service has no endpoint that checks a secret, so the test checks the
@@ -17,7 +15,7 @@ export class MessagingBotWebhookApi implements ICredentialType {
 		dark: 'file:../nodes/MessagingBot/messagingBot.dark.svg',
 	} as const;
 
-	documentationUrl = DOCS.webhookCredential;
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#messaging-bot-webhook-api';
 
 	properties: INodeProperties[] = [
 		{

@@ -1,6 +1,7 @@
 /**
- * Where the Docs links n8n's editor shows lead, written once for every node, credential and
- * codex file (the link test in test/unit/doc-links.test.ts follows each to a file and heading).
+ * Where the nodes' Docs links lead, written once (a credential's `documentationUrl` must be a
+ * literal in its class, as n8n's lint requires). test/unit/doc-links.test.ts follows every link
+ * the editor shows, codex files included, to a file and heading.
  * npm's package page renders the README only, so each node and credential links to its README
  * section there; a page of docs/ is linked on the repository (package.json `repository`).
  */
@@ -17,9 +18,6 @@ export const DOCS = {
 	trigger: readme('messaging-bot-trigger'),
 	portTrigger: readme('messaging-bot-own-port-trigger'),
 	scenario: readme('messaging-bot-scenario'),
-	apiCredential: readme('messaging-bot-api'),
-	webhookCredential: readme('messaging-bot-webhook-api'),
-	redisCredential: readme('messaging-bot-redis-state-store-api'),
 	scenarioFormat: page('docs/scenario-format.md'),
 } as const;
 
