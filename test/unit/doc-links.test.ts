@@ -165,6 +165,18 @@ describe('documentation links', () => {
 		expect(broken).toEqual([]);
 	});
 
+	it('the README links every page of docs/', () => {
+		const linked = new Set(
+			markdownLinks(readFileSync(path.join(ROOT, 'README.md'), 'utf8')).map(
+				(href) => href.split('#')[0],
+			),
+		);
+		const pages = filesUnder('docs', (n) => n.endsWith('.md')).map((f) =>
+			f.split(path.sep).join('/'),
+		);
+		expect(pages.filter((page) => !linked.has(page))).toEqual([]);
+	});
+
 	it('an assumption is linked by its id alone: docs/service-assumptions.md#a39', () => {
 		const ids = [...anchors('docs/service-assumptions.md')].filter((a) => /^a\d+$/.test(a));
 		expect(ids).toHaveLength(40);
