@@ -5,7 +5,10 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
+		// github-slugger ships ES modules only; compiled to CommonJS for the documentation link test.
+		'/node_modules/github-slugger/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true } }],
 	},
+	transformIgnorePatterns: ['/node_modules/(?!github-slugger/)'],
 	testTimeout: 30_000,
 	// Two cores: one worker runs suites that start servers without starving them.
 	maxWorkers: 2,

@@ -19,7 +19,7 @@ export class MessagingBotApi implements ICredentialType {
 		dark: 'file:../nodes/MessagingBot/messagingBot.dark.svg',
 	} as const;
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-credential-messaging-bot-api';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#messaging-bot-api';
 
 	properties: INodeProperties[] = [
 		{

@@ -17,7 +17,7 @@ export class MessagingBotRedisApi implements ICredentialType {
 	} as const;
 
 	documentationUrl =
-		'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-credential-messaging-bot-redis-state-store-api';
+		'https://www.npmjs.com/package/n8n-nodes-messaging-bot#messaging-bot-redis-state-store-api';
 
 	properties: INodeProperties[] = redisFields();
 }

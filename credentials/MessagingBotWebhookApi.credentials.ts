@@ -15,8 +15,7 @@ export class MessagingBotWebhookApi implements ICredentialType {
 		dark: 'file:../nodes/MessagingBot/messagingBot.dark.svg',
 	} as const;
 
-	documentationUrl =
-		'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-credential-messaging-bot-webhook-api';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#messaging-bot-webhook-api';
 
 	properties: INodeProperties[] = [
 		{

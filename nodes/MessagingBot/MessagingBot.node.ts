@@ -12,6 +12,7 @@ import * as client from './actions/client';
 import { operationNames, subtitleFrom } from './actions/common';
 import { router } from './actions/router';
 import { searchBots, searchClients } from '../shared/listSearch';
+import { DOCS } from '../shared/documentation';
 
 /** "Bot: Send Message", "Client: Update Tags": the names of the Resource and Operation dropdowns. */
 const subtitles = Object.fromEntries(
@@ -37,7 +38,7 @@ export class MessagingBot implements INodeType {
 		description: 'Send bot messages, manage clients and tags, and read bot statistics',
 		defaults: { name: 'Messaging Bot' },
 		// Used as is by the editor's Docs link (the codex URL would get tracking added after the anchor).
-		documentationUrl: 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-node-messaging-bot',
+		documentationUrl: DOCS.messagingBot,
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

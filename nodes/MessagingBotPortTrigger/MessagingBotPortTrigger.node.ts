@@ -30,6 +30,7 @@ import { getBots } from '../shared/listSearch';
 import { scenarioInbox } from '../shared/conversationScope';
 import { messagingBotWebhookSecrets } from '../shared/secretsTest';
 import { messagingBotRedisPing, nodeStateStore, stateStoreProperty } from '../shared/stateStore';
+import { DOCS } from '../shared/documentation';
 import { listenerLimits, listenerLimitsProperty } from './listenerLimits';
 
 /** How long one execution may keep the next from starting (it is started anyway after). */
@@ -50,8 +51,7 @@ export class MessagingBotPortTrigger implements INodeType {
 			"Receives the service's events on a port of its own, answering within milliseconds whatever the burst",
 		defaults: { name: 'Messaging Bot Own Port Trigger' },
 		// Used as is by the editor's Docs link (the codex URL would get tracking added after the anchor).
-		documentationUrl:
-			'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-trigger-for-bursts-messaging-bot-own-port-trigger',
+		documentationUrl: DOCS.portTrigger,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

@@ -11,6 +11,7 @@ import { operationFields, operationProperty } from './actions';
 import { router } from './actions/router';
 import { messagingBotRedisPing, statePathOption, stateStoreProperty } from '../shared/stateStore';
 import { conversationScopeOption } from '../shared/conversationScope';
+import { DOCS, SCENARIO_FORMAT_LINK } from '../shared/documentation';
 
 /** The order-status example, less its editor-only schema link: a starting point users edit in place. */
 const EXAMPLE_SCENARIO = JSON.stringify(
@@ -33,8 +34,7 @@ export class MessagingBotScenario implements INodeType {
 			'Runs a bot scenario (a state machine written as JSON) on each message a client sends, and replies',
 		defaults: { name: 'Messaging Bot Scenario' },
 		// Used as is by the editor's Docs link (the codex URL would get tracking added after the anchor).
-		documentationUrl:
-			'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-node-messaging-bot-scenario',
+		documentationUrl: DOCS.scenario,
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
@@ -64,7 +64,7 @@ export class MessagingBotScenario implements INodeType {
 				default: EXAMPLE_SCENARIO,
 				required: true,
 				description:
-					'The scenario as JSON: what the bot says, asks and checks, and when it hands over to a person. Every problem is listed, one per line, by its place in the scenario when the node runs. <a href="https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-scenario-format" target="_blank">The scenario format</a>.',
+					`The scenario as JSON: what the bot says, asks and checks, and when it hands over to a person. Every problem is listed, one per line, by its place in the scenario when the node runs. ${SCENARIO_FORMAT_LINK}.`,
 			},
 			...operationFields,
 			{

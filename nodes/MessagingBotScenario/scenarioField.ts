@@ -1,6 +1,7 @@
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { jsonErrorInWords } from '../../runtime/scenarios';
+import { SCENARIO_FORMAT_LINK } from '../shared/documentation';
 
 /**
  * Reads a scenario field. A scenario pasted into an emptied field lands in Expression mode (its
@@ -46,6 +47,6 @@ function emptyOr(ctx: IExecuteFunctions, label: string, fallback: unknown): unkn
 	if (fallback !== undefined) return fallback;
 	throw new NodeOperationError(ctx.getNode(), `${label} is empty`, {
 		description:
-			'Paste a scenario there (JSON), or start from one of the examples linked under the field. <a href="https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-scenario-format" target="_blank">The scenario format</a>.',
+			`Paste a scenario there (JSON), or start from one of the examples linked under the field. ${SCENARIO_FORMAT_LINK}.`,
 	});
 }

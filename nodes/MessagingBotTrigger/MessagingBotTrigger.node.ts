@@ -31,6 +31,7 @@ import { getBots } from '../shared/listSearch';
 import { scenarioInbox } from '../shared/conversationScope';
 import { messagingBotWebhookSecrets } from '../shared/secretsTest';
 import { messagingBotRedisPing, nodeStateStore, stateStoreProperty } from '../shared/stateStore';
+import { DOCS } from '../shared/documentation';
 
 export class MessagingBotTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -47,8 +48,7 @@ export class MessagingBotTrigger implements INodeType {
 			'Starts the workflow when the messaging-bot service sends an event (new message, order, tag, …)',
 		defaults: { name: 'Messaging Bot Trigger' },
 		// Used as is by the editor's Docs link (the codex URL would get tracking added after the anchor).
-		documentationUrl:
-			'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-trigger-messaging-bot-trigger',
+		documentationUrl: DOCS.trigger,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

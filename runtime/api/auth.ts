@@ -1,4 +1,4 @@
-/** Which header carries the API key (docs/service-assumptions.md A1). */
+/** Which header carries the API key (docs/service-assumptions.md#a1). */
 export type AuthHeader = 'bearer' | 'xApiKey' | 'both';
 
 export function authHeaders(apiKey: string, mode: AuthHeader): Record<string, string> {

@@ -1,6 +1,9 @@
 import type { Page } from 'playwright-core';
 
-import { DOCS, type EditorSession } from './session';
+import { MessagingBotApi } from '../../credentials/MessagingBotApi.credentials';
+import { MessagingBotRedisApi } from '../../credentials/MessagingBotRedisApi.credentials';
+import { MessagingBotWebhookApi } from '../../credentials/MessagingBotWebhookApi.credentials';
+import { type EditorSession } from './session';
 
 /** Each credential dialog: its docs link, plain words, a test that says what it checked. */
 export function credentialTests(session: EditorSession): void {
@@ -13,11 +16,11 @@ export function credentialTests(session: EditorSession): void {
 		await expect(
 			api.getByTestId('parameter-input-rateWindowSeconds').locator('input').inputValue(),
 		).resolves.toBe('60');
-		expect(await credentialDocs(api)).toBe(`${DOCS}the-credential-messaging-bot-api`);
+		expect(await credentialDocs(api)).toBe(new MessagingBotApi().documentationUrl);
 		expect(await api.textContent()).not.toMatch(/N8n\b/);
 		await session.collectLinks();
 		const webhook = await openCredential(session, 'mbWebhookSecret1');
-		expect(await credentialDocs(webhook)).toBe(`${DOCS}the-credential-messaging-bot-webhook-api`);
+		expect(await credentialDocs(webhook)).toBe(new MessagingBotWebhookApi().documentationUrl);
 		await expect(webhook.textContent()).resolves.toContain('Saving tests the form of the secrets');
 		const previous = webhook.getByTestId('parameter-input-previousSecret').locator('input');
 		// A secret pasted with a space at its end: saving tests it, and n8n says the test failed,
@@ -36,9 +39,7 @@ export function credentialTests(session: EditorSession): void {
 		await webhook.getByText('Connection tested successfully').waitFor({ timeout: 30_000 });
 		await session.collectLinks();
 		const redis = await openCredential(session, 'mbRedisState0001');
-		expect(await credentialDocs(redis)).toBe(
-			`${DOCS}the-credential-messaging-bot-redis-state-store-api`,
-		);
+		expect(await credentialDocs(redis)).toBe(new MessagingBotRedisApi().documentationUrl);
 		await session.collectLinks();
 	});
 }

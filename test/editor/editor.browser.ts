@@ -11,7 +11,7 @@ import {
 	scenarioStepTests,
 	testConversationTests,
 } from './scenario-tests';
-import { DOCS, type EditorSession } from './session';
+import { PACKAGE_PAGE, type EditorSession } from './session';
 import { triggerTests } from './trigger-tests';
 
 // The package in n8n's editor, as a user meets it: the demo `npm start` sets up, in Debian's
@@ -58,7 +58,7 @@ describe('the nodes in n8n 2.41 editor', () => {
 
 	it('no link anywhere goes to example.invalid: the pages seen, and every text n8n has of the package', async () => {
 		expect(seen.filter((l) => l.includes('example.invalid'))).toEqual([]);
-		expect(seen.some((l) => l.startsWith(DOCS))).toBe(true);
+		expect(seen.some((l) => l.startsWith(PACKAGE_PAGE))).toBe(true);
 		for (const file of ['nodes', 'credentials']) {
 			const res = await fetch(`${demo.n8n.url}/types/${file}.json`, {
 				headers: { cookie: demo.cookie },

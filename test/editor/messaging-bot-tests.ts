@@ -18,7 +18,7 @@ export function messagingBotTests(session: EditorSession): void {
 		await openWorkflow(session.page, session.demo.n8n.url, TOUR_ID);
 		const ndv = await openNode(session.page, 'Send Message');
 		await expect(ndv.getByRole('link', { name: 'Docs' }).getAttribute('href')).resolves.toBe(
-			`${DOCS}the-node-messaging-bot`,
+			DOCS.messagingBot,
 		);
 		const bots = (
 			(await (

@@ -17,16 +17,16 @@ import { TOUR_ID } from './tour';
 
 /** The Scenario node's panel: its Docs link and the Scenario field's help. */
 export function scenarioPanelTests(session: EditorSession): void {
-	it("the Scenario node's panel: its Docs link and the Scenario field's help link to the README", async () => {
+	it("the Scenario node's panel: its Docs link and the Scenario field's help link to the docs", async () => {
 		await openWorkflow(session.page, session.demo.n8n.url, 'mbOrderStatusBot');
 		const ndv = await openNode(session.page, 'Order-Status Scenario');
 		await expect(ndv.getByRole('link', { name: 'Docs' }).getAttribute('href')).resolves.toBe(
-			`${DOCS}the-node-messaging-bot-scenario`,
+			DOCS.scenario,
 		);
 		await expect(ndv.textContent()).resolves.toContain('Storage');
 		await screenshot(session.page, 'scenario-node.png');
 		await showHelp(ndv, 'Scenario');
-		const help = session.page.locator(`a[href="${DOCS}the-scenario-format"]`);
+		const help = session.page.locator(`a[href="${DOCS.scenarioFormat}"]`);
 		await help.first().waitFor({ state: 'visible', timeout: 10_000 });
 		await session.collectLinks();
 		await closeNode(session.page);

@@ -2,7 +2,9 @@ import type { Page } from 'playwright-core';
 
 import type { Demo } from './demo';
 
-export const DOCS = 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#';
+// The Docs links the nodes and credentials show, from where they take them: a renamed heading
+// fails here and in test/unit/doc-links.test.ts, never passes on a string written twice.
+export { DOCS, PACKAGE_PAGE } from '../../nodes/shared/documentation';
 
 /**
  * What every part of the editor test shares: one demo (n8n and the emulator, started once: it

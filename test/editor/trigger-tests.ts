@@ -13,7 +13,7 @@ export function triggerTests(session: EditorSession): void {
 		expect(text).toContain('Execute step');
 		expect(text).not.toContain('Listen for test event');
 		await expect(ndv.getByRole('link', { name: 'Docs' }).getAttribute('href')).resolves.toBe(
-			`${DOCS}the-trigger-messaging-bot-trigger`,
+			DOCS.trigger,
 		);
 		await session.page.getByTestId('node-execute-button').click();
 		const url = `${session.demo.n8n.url}/webhook-test/messaging-bot-editor-tour/messaging-bot`;

@@ -29,7 +29,7 @@ const failure = (status: number, body: string): MessagingBotError => {
 	return outcome.error;
 };
 
-// docs/service-assumptions.md A2: the shape of an error body is not shown, so any shape is read.
+// docs/service-assumptions.md#a2: the shape of an error body is not shown, so any shape is read.
 describe('error bodies of any shape', () => {
 	const table: Array<[number, string, new (...args: never[]) => MessagingBotError]> = [
 		[401, 'Unauthorized', UnauthorizedError],

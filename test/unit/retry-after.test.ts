@@ -18,7 +18,7 @@ const refusedOnce = (retryAfter: string) => (_: unknown, i: number) =>
 	i === 0 ? refused(retryAfter) : bots;
 
 // A 429 is waited out as long as Retry-After says, up to MAX_RETRY_AFTER_MS; beyond it the
-// request fails at once instead of holding the execution (docs/service-assumptions.md A3, A5).
+// request fails at once instead of holding the execution (docs/service-assumptions.md#a3, #a5).
 describe('Retry-After cap', () => {
 	it('is five minutes, exported', () => {
 		expect(MAX_RETRY_AFTER_MS).toBe(300_000);

@@ -9,7 +9,7 @@ import * as z from 'zod/v4';
 const STATE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const SCENARIO_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-/** The longest message the service sends (docs/service-assumptions.md A11). */
+/** The longest message the service sends (docs/service-assumptions.md#a11). */
 export const MAX_TEXT = 4096;
 /** A timer longer than this is a scheduling job, not a reminder in a conversation. */
 export const MAX_TIMER_MINUTES = 60 * 24 * 30;

@@ -8,7 +8,7 @@ type Logged = { at: string; method: string; path: string; query: string; status:
 const requests = async (e: Parameters<typeof admin>[0]) =>
 	(await admin<Logged[]>(e, 'GET', '/requests')).body.data;
 
-// docs/service-assumptions.md A3, A5, A16, A17; under the emulator's default and variant answers
+// docs/service-assumptions.md#a3, #a5, #a16, #a17; under the emulator's default and variant answers
 // (errors as plain text or HTML there, 204 for a sent message, history under other names).
 describe.each(PROFILES)(
 	'runtime client: rate limit, retries, pagination (%s profile)',

@@ -4,7 +4,7 @@ import type { RunningEmulator } from '../../emulator';
 import { send, expectServing, suite } from './raw-http';
 import { requestArb, bodyRequestArb, type GeneratedRequest } from './request-arbitraries';
 
-// docs/service-assumptions.md: A2 (error body on every 4xx), A26, A27 — for any request at all.
+// docs/service-assumptions.md#a2 (error body on every 4xx), #a26, #a27 — for any request at all.
 describe('emulator: property — any request gets a JSON answer below 500', () => {
 	const emulator = suite();
 

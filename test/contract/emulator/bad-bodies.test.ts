@@ -1,6 +1,6 @@
 import { send, json, expectJsonError, expectNamed, suite, itKeepsServing } from './raw-http';
 
-// docs/service-assumptions.md: A2 (error body), A26 (bodies: JSON only, 64 KB, 415, unknown fields).
+// docs/service-assumptions.md#a2 (error body), #a26 (bodies: JSON only, 64 KB, 415, unknown fields).
 describe('emulator: bad request bodies', () => {
 	const emulator = suite();
 

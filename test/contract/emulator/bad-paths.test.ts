@@ -1,7 +1,7 @@
 import { admin } from '../../helpers/emulator';
 import { send, json, expectJsonError, expectNamed, suite, itKeepsServing } from './raw-http';
 
-// docs/service-assumptions.md: A27 (404 with the path, 405 with Allow, 401 before 404 under /v1).
+// docs/service-assumptions.md#a27 (404 with the path, 405 with Allow, 401 before 404 under /v1).
 describe('emulator: unknown paths and wrong methods', () => {
 	const emulator = suite();
 
@@ -64,7 +64,7 @@ describe('emulator: unknown paths and wrong methods', () => {
 	itKeepsServing(emulator);
 });
 
-// docs/service-assumptions.md: A2, A15 (query parameters are strict), A34 (admin API).
+// docs/service-assumptions.md#a2, #a15 (query parameters are strict), #a34 (admin API).
 describe('emulator: bad paths, queries and admin input', () => {
 	const emulator = suite();
 

@@ -12,7 +12,7 @@ import {
 	type Stats,
 } from './api-fixture';
 
-// docs/service-assumptions.md: A7 (stats readable when inactive), A8, A13 (default period, fields, counts).
+// docs/service-assumptions.md#a7 (stats readable when inactive), #a8, #a13 (default period, fields, counts).
 describe('emulator: GET /bots/{id}/stats', () => {
 	const emulator = emulatorForSuite();
 

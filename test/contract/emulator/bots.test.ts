@@ -13,7 +13,7 @@ import {
 	type Sent,
 } from './api-fixture';
 
-// docs/service-assumptions.md: A6, A10 (bot status and channels); the {success, data} envelope of the spec.
+// docs/service-assumptions.md#a6, #a10 (bot status and channels); the {success, data} envelope of the spec.
 describe('emulator: GET /bots', () => {
 	const emulator = emulatorForSuite();
 
@@ -52,7 +52,7 @@ describe('emulator: GET /bots', () => {
 	});
 });
 
-// docs/service-assumptions.md: A7 (inactive bot), A8 (unknown bot), A9 (unknown client), A11 (body), A12 (response).
+// docs/service-assumptions.md#a7 (inactive bot), #a8 (unknown bot), #a9 (unknown client), #a11 (body), #a12 (response).
 describe('emulator: POST /bots/{id}/messages', () => {
 	const emulator = emulatorForSuite();
 

@@ -13,7 +13,7 @@ import {
 	type FullClient,
 } from './api-fixture';
 
-// docs/service-assumptions.md: A18 (required fields, 201 vs 200, email wins), A19 (email/phone), A20 (16 KB), A23 (record).
+// docs/service-assumptions.md#a18 (required fields, 201 vs 200, email wins), #a19 (email/phone), #a20 (16 KB), #a23 (record).
 describe('emulator: POST /clients', () => {
 	const emulator = emulatorForSuite();
 

@@ -10,7 +10,7 @@ import {
 	type Sent,
 } from './api-fixture';
 
-// docs/service-assumptions.md: A9, A16 (paging of history), A24 (order and item shape).
+// docs/service-assumptions.md#a9, #a16 (paging of history), #a24 (order and item shape).
 describe('emulator: GET /clients/{id}/messages', () => {
 	const emulator = emulatorForSuite();
 

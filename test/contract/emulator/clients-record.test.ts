@@ -9,7 +9,7 @@ import {
 	type FullClient,
 } from './api-fixture';
 
-// docs/service-assumptions.md: A9 (unknown client), A22 (full record), A23, A25 (orders).
+// docs/service-assumptions.md#a9 (unknown client), #a22 (full record), #a23, #a25 (orders).
 describe('emulator: GET /clients/{id}', () => {
 	const emulator = emulatorForSuite();
 

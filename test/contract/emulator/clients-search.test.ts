@@ -13,7 +13,7 @@ import {
 	type Client,
 } from './api-fixture';
 
-// docs/service-assumptions.md: A15 (search semantics, creation order, unknown params), A16 (limit and offset).
+// docs/service-assumptions.md#a15 (search semantics, creation order, unknown params), #a16 (limit and offset).
 describe('emulator: GET /clients', () => {
 	const emulator = emulatorForSuite();
 
@@ -183,7 +183,7 @@ describe('emulator: GET /clients', () => {
 	});
 });
 
-// docs/service-assumptions.md: A15 (created_after at the day start), driven by the emulator's clock.
+// docs/service-assumptions.md#a15 (created_after at the day start), driven by the emulator's clock.
 describe('emulator: GET /clients created_after at the UTC day boundary', () => {
 	const emulator = useEmulator();
 

@@ -9,7 +9,7 @@ import {
 	type FullClient,
 } from './api-fixture';
 
-// docs/service-assumptions.md: A9, A21 (tag rules, no-ops, response = updated client), A23.
+// docs/service-assumptions.md#a9, #a21 (tag rules, no-ops, response = updated client), #a23.
 describe('emulator: PUT /clients/{id}/tags', () => {
 	const emulator = emulatorForSuite();
 	const put = (e: RunningEmulator, id: string, body: unknown) =>

@@ -1,8 +1,8 @@
 import { call } from '../../helpers/emulator';
 import { useEventCapture, type Client } from './event-capture';
 
-// docs/service-assumptions.md: A32 (which operation emits which event), A33 (data of each event),
-// A30 (signature on every delivery), A25 (order fields), A14 (bot.started on activation), A6 (bot switched off).
+// docs/service-assumptions.md#a32 (which operation emits which event), #a33 (data of each event),
+// #a30 (signature on every delivery), #a25 (order fields), #a14 (bot.started on activation), #a6 (bot switched off).
 describe('emulator events: the documented mapping reaches a subscribed receiver', () => {
 	const { capture } = useEventCapture();
 

@@ -63,7 +63,7 @@ const garbageLine = fc
 	)
 	.filter((bytes) => !/^[A-Z]+ \S+ HTTP\/1\.[01]$/.test(Buffer.from(bytes).toString('latin1')));
 
-// docs/service-assumptions.md: A2 — even a request Node cannot parse gets the JSON error body.
+// docs/service-assumptions.md#a2 — even a request Node cannot parse gets the JSON error body.
 describe('emulator: property — garbage request lines over TCP', () => {
 	const emulator = suite();
 

@@ -1,7 +1,7 @@
 import { admin, call } from '../../helpers/emulator';
 import { ISO, emulatorForSuite, expectError, expectInvalid } from './api-fixture';
 
-// docs/service-assumptions.md: A7 (inactive bot refuses), A8, A14 (response, unknown scenario, empty body).
+// docs/service-assumptions.md#a7 (inactive bot refuses), #a8, #a14 (response, unknown scenario, empty body).
 describe('emulator: PUT /bots/{id}/scenarios/{scenario_id}/activate', () => {
 	const emulator = emulatorForSuite();
 

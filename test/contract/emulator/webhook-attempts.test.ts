@@ -2,7 +2,7 @@ import type { Delivery } from '../../emulator/webhooks';
 import { useEmulator } from '../../helpers/emulator';
 import { ISO_UTC, subscribe, inbound, delivery, settle, useReceiver } from './webhook-fixture';
 
-// docs/service-assumptions.md: A28 (only HTTP 200 within the timeout counts; here the timeout is 300 ms).
+// docs/service-assumptions.md#a28 (only HTTP 200 within the timeout counts; here the timeout is 300 ms).
 describe('emulator webhooks: what counts as a successful attempt', () => {
 	const emulator = useEmulator({ deliveryTimeoutMs: 300 });
 	const receiver = useReceiver(emulator);

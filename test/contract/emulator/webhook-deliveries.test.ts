@@ -17,7 +17,7 @@ import {
 	useReceiver,
 } from './webhook-fixture';
 
-// docs/service-assumptions.md: A29 (delivery id), A30 (signed bytes); spec "Events" (headers, body, Message fields).
+// docs/service-assumptions.md#a29 (delivery id), #a30 (signed bytes); spec "Events" (headers, body, Message fields).
 describe('emulator webhooks: what a delivery looks like', () => {
 	const emulator = useEmulator({ deliveryTimeoutMs: 300 });
 	const receiver = useReceiver(emulator);
@@ -151,7 +151,7 @@ describe('emulator webhooks: what a delivery looks like', () => {
 	});
 });
 
-// docs/service-assumptions.md: A32 (events from the admin API); spec "Each subscription selects which event types it receives and can be switched on or off".
+// docs/service-assumptions.md#a32 (events from the admin API); spec "Each subscription selects which event types it receives and can be switched on or off".
 describe('emulator webhooks: event selection and the active flag', () => {
 	const emulator = useEmulator({ deliveryTimeoutMs: 300 });
 

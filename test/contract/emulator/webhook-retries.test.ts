@@ -16,8 +16,8 @@ import {
 	useReceiver,
 } from './webhook-fixture';
 
-// docs/service-assumptions.md: A28 (retries after 1, 5, 15 min from the previous failure; then dead letter),
-// A29 (same delivery id on every attempt, also on a re-request; timestamp of the attempt), A34 (re-request via admin API).
+// docs/service-assumptions.md#a28 (retries after 1, 5, 15 min from the previous failure; then dead letter),
+// #a29 (same delivery id on every attempt, also on a re-request; timestamp of the attempt), #a34 (re-request via admin API).
 describe('emulator webhooks: retry schedule and dead-letter queue', () => {
 	const emulator = useEmulator({ deliveryTimeoutMs: 300 });
 	const receiver = useReceiver(emulator);
@@ -189,7 +189,7 @@ describe('emulator webhooks: retry schedule and dead-letter queue', () => {
 	});
 });
 
-// docs/service-assumptions.md: A28 under a scaled clock (core option timeScale: virtual time runs 3000 times faster).
+// docs/service-assumptions.md#a28 under a scaled clock (core option timeScale: virtual time runs 3000 times faster).
 describe('emulator webhooks: the schedule under a scaled clock', () => {
 	const emulator = useEmulator({ timeScale: 3_000, deliveryTimeoutMs: 200 });
 	const receiver = useReceiver(emulator);

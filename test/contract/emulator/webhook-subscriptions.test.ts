@@ -15,7 +15,7 @@ import {
 	type Saved,
 } from './webhook-fixture';
 
-// docs/service-assumptions.md: A31 (test event on saving), A34 (subscriptions in the admin API, https except localhost).
+// docs/service-assumptions.md#a31 (test event on saving), #a34 (subscriptions in the admin API, https except localhost).
 describe('emulator webhooks: subscriptions', () => {
 	const emulator = useEmulator({ deliveryTimeoutMs: 300 });
 	const receiver = useReceiver(emulator);
