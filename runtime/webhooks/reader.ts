@@ -42,7 +42,7 @@ export function refusal(status: Refusal['status'], message: string): Refusal {
 	return { kind: 'rejected', status, body: { success: false, message: `Rejected: ${message}` } };
 }
 
-/** Reads a delivery as the service sends it (service-assumptions A41 on the media type). */
+/** Reads a delivery as the service sends it (docs/service-assumptions.md#a41 on the media type). */
 export function readDelivery(
 	delivery: Delivery,
 	secrets: readonly string[],
@@ -72,7 +72,7 @@ export function readDelivery(
 }
 
 /**
- * Deliveries are JSON (A41): `application/json` or a `+json` type, any parameters; a request with
+ * Deliveries are JSON (docs/service-assumptions.md#a41): `application/json` or a `+json` type, any parameters; a request with
  * no Content-Type is read as JSON (the signature, not the header, proves who sent it). Null: fine.
  */
 export function mediaTypeProblem(value: string | string[] | undefined): string | null {

@@ -179,7 +179,11 @@ describe('documentation links', () => {
 
 	it('an assumption is linked by its id alone: docs/service-assumptions.md#a39', () => {
 		const ids = [...anchors('docs/service-assumptions.md')].filter((a) => /^a\d+$/.test(a));
-		expect(ids).toHaveLength(40);
-		expect(ids).toContain('a39');
+		// One anchor per assumption heading, numbered from A1 with none missing.
+		const headings = readFileSync(path.join(ROOT, 'docs/service-assumptions.md'), 'utf8').match(
+			/^## A\d+:/gm,
+		);
+		expect(ids).toHaveLength(headings?.length ?? 0);
+		expect(new Set(ids)).toEqual(new Set(ids.map((_, i) => `a${i + 1}`)));
 	});
 });
