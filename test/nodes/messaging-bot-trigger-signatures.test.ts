@@ -1,4 +1,5 @@
 import { referenceSignature, type SignedDelivery } from '../helpers/deliveries';
+import { SECRETS_REREAD_MS } from '../../runtime/webhooks';
 import { WebhookHost } from '../helpers/webhook-host';
 import {
 	delivery,
@@ -120,6 +121,9 @@ describe('Messaging Bot Trigger: signatures', () => {
 		host = await new WebhookHost(triggerWorkflow(), {
 			messagingBotWebhookApi: { secret: SECRET, previousSecret: OLD_SECRET },
 		}).start();
+		// The forged deliveries above made the trigger read the credential again just now; a changed
+		// credential is read again at most every SECRETS_REREAD_MS, so the rotation applies after it.
+		await new Promise((resolve) => setTimeout(resolve, SECRETS_REREAD_MS + 100));
 		expect(
 			(await post(host, delivery('order.created', { client_id: 'cl_ada' }, undefined, OLD_SECRET)))
 				.status,
