@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the trigger's own port: node:http receives deliveries outside n8n's webhook path (as n8n's MQTT or Kafka triggers keep their own connections), so a burst never waits for n8n's per-request work */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- a timer closes refused connections; the trigger's own port: node:http receives deliveries outside n8n's webhook path (as n8n's MQTT or Kafka triggers keep their own connections), so a burst never waits for n8n's per-request work */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

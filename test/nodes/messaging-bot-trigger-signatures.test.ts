@@ -1,4 +1,6 @@
 import { referenceSignature, type SignedDelivery } from '../helpers/deliveries';
+import { sleep } from 'n8n-workflow';
+
 import { SECRETS_REREAD_MS } from '../../runtime/webhooks';
 import { WebhookHost } from '../helpers/webhook-host';
 import {
@@ -123,7 +125,7 @@ describe('Messaging Bot Trigger: signatures', () => {
 		}).start();
 		// The forged deliveries above made the trigger read the credential again just now; a changed
 		// credential is read again at most every SECRETS_REREAD_MS, so the rotation applies after it.
-		await new Promise((resolve) => setTimeout(resolve, SECRETS_REREAD_MS + 100));
+		await sleep(SECRETS_REREAD_MS + 100);
 		expect(
 			(await post(host, delivery('order.created', { client_id: 'cl_ada' }, undefined, OLD_SECRET)))
 				.status,
