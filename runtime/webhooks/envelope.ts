@@ -35,19 +35,30 @@ export function parseEnvelope(raw: Uint8Array | string): ParsedEnvelope {
 		return { ok: false, error: 'The body is not valid JSON' };
 	}
 	const parsed = envelopeSchema.safeParse(json);
-	if (!parsed.success) return { ok: false, error: describe(parsed.error) };
+	if (!parsed.success) return { ok: false, error: describe(parsed.error, json) };
 	if (parsed.data.event === 'message.received') {
 		const data = messageData.safeParse(parsed.data.data);
-		if (!data.success) return { ok: false, error: describe(data.error, 'data') };
+		if (!data.success) return { ok: false, error: describe(data.error, parsed.data.data, 'data') };
 	}
 	return { ok: true, envelope: parsed.data };
 }
 
-function describe(error: z.ZodError, prefix?: string): string {
+/** Each problem as "field rule"; "is required" only where the field is really absent. */
+function describe(error: z.ZodError, input: unknown, prefix?: string): string {
 	return error.issues
-		.map(
-			(i) =>
-				`${[prefix, ...i.path.map(String)].filter(Boolean).join('.') || 'body'} ${i.code === 'invalid_type' && i.input === undefined ? 'is required' : i.message}`,
-		)
+		.map((i) => {
+			const field = [prefix, ...i.path.map(String)].filter(Boolean).join('.') || 'body';
+			const absent = i.code === 'invalid_type' && valueAt(input, i.path) === undefined;
+			return `${field} ${absent ? 'is required' : i.message}`;
+		})
 		.join('; ');
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+	let value = input;
+	for (const key of path) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as Record<PropertyKey, unknown>)[key];
+	}
+	return value;
 }
