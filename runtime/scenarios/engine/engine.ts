@@ -2,7 +2,7 @@ import type { StateStore } from '../../stores/types';
 import { ScenarioValidationError } from '../format/issue';
 import { validateScenarioSet } from '../format/validate';
 import type { CompiledScenario } from '../machine/compile';
-import { arrivalHistoryOf } from './release-policy';
+import { arrivalHistoryOf } from './reorder-wait';
 import { OutboxRunner } from '../durability/outbox';
 import {
 	conversationKey,
@@ -13,8 +13,8 @@ import {
 import { ConversationStore } from '../durability/record-store';
 import { AGAIN, BOUNDS, keptChanging, retry } from '../durability/retry';
 import { DueRunner, type TimerResult } from './due';
-import { Healer } from './healer';
-import { healingSessionOf } from './healing-session';
+import { Healer } from './healing/healer';
+import { healingSessionOf } from './healing/session';
 import { ScheduledRun, type DueWork } from './scheduled-run';
 import {
 	checkEvent,
@@ -26,12 +26,13 @@ import {
 } from './inbox';
 import { InboxApplier } from './inbox-applier';
 import { KeyedQueue } from './keyed-queue';
-import { CarryOver, recordsNamespace } from './carry-over';
+import { CarryOver } from './carry-over';
+import { recordsNamespace } from './scope';
 import type { HandleResult } from './results';
 import { Stepper } from './stepper';
 import type { EngineOptions } from './options';
-import { readAnalytics, type AnalyticsQuery, type AnalyticsReport } from './analytics';
-import { DEFAULT_DAYS_KEPT } from '../durability/counter-keys';
+import { readAnalytics, type AnalyticsQuery, type AnalyticsReport } from '../analytics/reading';
+import { DEFAULT_DAYS_KEPT } from '../analytics/counter-keys';
 
 export type { EngineOptions } from './options';
 export type { DueWork } from './scheduled-run';

@@ -5,10 +5,10 @@ import type { ConversationStore, Loaded, Versioned } from '../durability/record-
 import type { OutboxRunner } from '../durability/outbox';
 import type { ScenarioApi } from '../durability/perform-effect';
 import { AGAIN, BOUNDS, retry } from '../durability/retry';
-import { noteStep, stepFacts } from '../durability/step-tally';
+import { noteStep, stepFacts } from '../analytics/tally';
 import { decodeInbound, nextInOrder, type Inbound } from './inbox';
-import type { HealContext } from './heal-need';
-import { holdMs, type ArrivalHistory, type ReorderSettings } from './release-policy';
+import type { HealContext } from './healing/need';
+import { holdMs, type ArrivalHistory, type ReorderSettings } from './reorder-wait';
 import type { HandleResult, LatePolicy } from './results';
 import type { Stepper } from './stepper';
 import type { ClientProfile } from '../format/templates';
@@ -37,7 +37,7 @@ export interface InboxApplierOptions {
 
 /**
  * Applies a conversation's inbox: one message at a time, the earliest-written first once no
- * earlier-written one can plausibly still be on its way (release-policy.ts), each step saved by compare-and-set before its effects are performed,
+ * earlier-written one can plausibly still be on its way (reorder-wait.ts), each step saved by compare-and-set before its effects are performed,
  * and the message taken out of the inbox after. Any execution or process may run it for any
  * conversation at any time: the compare-and-set decides who applies each message, once.
  */
@@ -122,7 +122,7 @@ export class InboxApplier {
 		if (late) noteStep(stepped.record, { event: 'message', ...stepFacts(stepped.record), late });
 		const lastSentAt = Math.max(record?.lastSentAt ?? -Infinity, sentAt ?? -Infinity);
 		if (Number.isFinite(lastSentAt)) stepped.record.lastSentAt = lastSentAt;
-		// The client's latest-written message applied: where a reconciliation reads the history on from.
+		// The client's latest-written message applied: where a healing reads the history on from.
 		if (!late)
 			stepped.record.lastInbound = {
 				id: message.message_id,

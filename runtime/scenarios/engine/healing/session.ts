@@ -1,18 +1,18 @@
-import type { StateStore } from '../../stores/types';
+import type { StateStore } from '../../../stores/types';
 
 /**
  * What one process knows of healing for one scope: when it started working on it, which
- * conversations it has reconciled with the client's history, which reconciliation is running now
+ * conversations it has healed from the client's history, which healing is running now
  * (so a second execution of the same conversation waits for it instead of reading again), and
  * whether the history turned out to show no client messages at all (healing off). Kept per store
  * and scope, in the process's memory: a restart starts a new session, which is the point.
  */
 export class HealingSession {
-	/** Conversations reconciled, each with when (ms). */
-	readonly reconciled = new Map<string, number>();
+	/** Conversations healed, each with when (ms). */
+	readonly healedAt = new Map<string, number>();
 	/**
 	 * When this process first handled a delivery. n8n may run scheduled work before it serves
-	 * webhooks (a slow start answers them 404 or not at all): a reconciliation before then is
+	 * webhooks (a slow start answers them 404 or not at all): a healing before then is
 	 * provisional, made again on the conversation's first delivery.
 	 */
 	firstDelivery?: number;

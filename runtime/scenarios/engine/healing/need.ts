@@ -1,11 +1,12 @@
-import { unfinished, type ConversationRecord } from '../durability/record';
-import type { HealingSession } from './healing-session';
-import { newcomer, type Placement } from './healing';
-import type { Inbound, MessageReceived } from './inbox';
+import { unfinished, type ConversationRecord } from '../../durability/record';
+import type { HealingSession } from './session';
+import { newcomer, type Placement } from './missing';
+import type { Inbound, MessageReceived } from '../inbox';
 
 /**
- * When a conversation is to be reconciled with the client's history: the pure half of the
- * healer's decision, on what this process knows (its healing session) and what the applier read.
+ * When a conversation is to be healed from the client's history: the pure half of the
+ * healer's decision, on what this process knows (its healing session, read, never written) and
+ * what the applier read.
  */
 
 /** What the applier knows besides the record: the message in hand and the conversation's inbox. */
@@ -52,67 +53,64 @@ const sentAtOf = (message: MessageReceived | undefined): number =>
 function retriedUnread(
 	record: ConversationRecord,
 	anchor: MessageReceived | undefined,
-	reconciledAt: number | undefined,
+	healedAt: number | undefined,
 	now: number,
 ): boolean {
 	const sentAt = sentAtOf(anchor);
 	if (!(now - sentAt > RETRIED_AFTER_MS) || sentAt < (record.lastSentAt ?? -Infinity)) return false;
-	return reconciledAt === undefined || reconciledAt < sentAt + LISTED_AFTER_MS;
+	return healedAt === undefined || healedAt < sentAt + LISTED_AFTER_MS;
 }
 
-/** Reconciled only provisionally (before this process served deliveries), and now delivered to. */
-function provisional(
-	reconciledAt: number | undefined,
-	facts: NeedFacts,
-	delivery: boolean,
-): boolean {
-	return (
-		reconciledAt !== undefined && delivery && reconciledAt < (facts.session.firstDelivery ?? 0)
-	);
+/** Healed only provisionally (before this process served deliveries), and now delivered to. */
+function provisional(healedAt: number | undefined, facts: NeedFacts, delivery: boolean): boolean {
+	return healedAt !== undefined && delivery && healedAt < (facts.session.firstDelivery ?? 0);
 }
 
-/** Reconciled already, and not only provisionally. */
+/** Healed already, and not only provisionally. */
 function settled(key: string, facts: NeedFacts, delivery: boolean): boolean {
-	const reconciledAt = facts.session.reconciled.get(key);
-	return reconciledAt !== undefined && !provisional(reconciledAt, facts, delivery);
+	const healedAt = facts.session.healedAt.get(key);
+	return healedAt !== undefined && !provisional(healedAt, facts, delivery);
 }
+
+/** Why a conversation with a record is to be healed (`takeover` names the expired lease). */
+export type RecordNeed =
+	| { why: 'provisional' | 'retried' | 'restart' }
+	| { why: 'takeover'; takeover: string };
 
 /**
- * Written before this process began, within the horizon; or reconciled only provisionally and
- * now delivered to; or a lease that ran out, once; or the message in hand came by a retry.
+ * Written before this process began, within the horizon; or healed only provisionally and
+ * now delivered to; or a lease that ran out, once (the caller notes the takeover in its session);
+ * or the message in hand came by a retry. Undefined: no healing.
  */
 export function recordNeeds(
 	key: string,
 	record: ConversationRecord,
 	facts: NeedFacts,
 	anchor?: MessageReceived,
-): boolean {
+): RecordNeed | undefined {
 	const { session, horizonMs, now } = facts;
-	const reconciledAt = session.reconciled.get(key);
-	if (provisional(reconciledAt, facts, anchor !== undefined)) return true;
-	if (retriedUnread(record, anchor, reconciledAt, now)) return true;
+	const healedAt = session.healedAt.get(key);
+	if (provisional(healedAt, facts, anchor !== undefined)) return { why: 'provisional' };
+	if (retriedUnread(record, anchor, healedAt, now)) return { why: 'retried' };
 	const expired = record.outbox.find(
 		(e) => unfinished(e) && e.lease !== undefined && e.lease.until <= now,
 	);
 	const takeover = expired && `${key}@${expired.lease?.until}`;
-	if (takeover && !session.takeovers.has(takeover)) {
-		session.takeovers.add(takeover);
-		return true;
-	}
-	return (
-		reconciledAt === undefined &&
+	if (takeover && !session.takeovers.has(takeover)) return { why: 'takeover', takeover };
+	const restart =
+		healedAt === undefined &&
 		record.updatedAt < session.startedAt &&
-		now - record.updatedAt <= horizonMs
-	);
+		now - record.updatedAt <= horizonMs;
+	return restart ? { why: 'restart' } : undefined;
 }
 
 /**
- * Where a conversation with no record is placed, when it is to be reconciled: its inbox holds a
+ * Where a conversation with no record is placed, when it is to be healed: its inbox holds a
  * message accepted before this process began (the process that accepted it died before applying
  * it), or the scheduled run found it noted active then, or, after a restart, its message in hand
  * was written before this process had served deliveries for a while. Everything the client wrote
  * to the bot within the horizon before this process began is then its own. Undefined: no
- * reconciliation.
+ * healing.
  */
 export function newcomerPlacement(
 	key: string,
