@@ -87,20 +87,22 @@ describe('recordNeeds for a message that came by a retry', () => {
 	it('heals on a delivery past the retry threshold, once per reading that lists it', () => {
 		const f = facts(WRITTEN + RETRIED_AFTER_MS + 1);
 		const anchor = message(WRITTEN);
-		expect(recordNeeds(KEY, record(WRITTEN - 500), facts(WRITTEN + 300), anchor)).toBeUndefined();
-		expect(recordNeeds(KEY, record(WRITTEN - 500), f, anchor)).toEqual({ why: 'retried' });
+		expect(
+			recordNeeds(KEY, record(WRITTEN - 500), facts(WRITTEN + 300), { anchor }),
+		).toBeUndefined();
+		expect(recordNeeds(KEY, record(WRITTEN - 500), f, { anchor })).toEqual({ why: 'retried' });
 		// Read before the message was listed: read again. Read after: its predecessors are known.
 		f.session.healedAt.set(KEY, WRITTEN + 1000);
-		expect(recordNeeds(KEY, record(WRITTEN - 500), f, anchor)).toEqual({ why: 'retried' });
+		expect(recordNeeds(KEY, record(WRITTEN - 500), f, { anchor })).toEqual({ why: 'retried' });
 		f.session.healedAt.set(KEY, WRITTEN + 2500);
-		expect(recordNeeds(KEY, record(WRITTEN - 500), f, anchor)).toBeUndefined();
+		expect(recordNeeds(KEY, record(WRITTEN - 500), f, { anchor })).toBeUndefined();
 	});
 
 	it('reads nothing for a retried message already late, or one without a time', () => {
 		const f = facts(WRITTEN + RETRIED_AFTER_MS + 1);
-		expect(recordNeeds(KEY, record(WRITTEN + 1), f, message(WRITTEN))).toBeUndefined();
+		expect(recordNeeds(KEY, record(WRITTEN + 1), f, { anchor: message(WRITTEN) })).toBeUndefined();
 		const timeless = { ...message(WRITTEN), timestamp: undefined };
-		expect(recordNeeds(KEY, record(WRITTEN - 500), f, timeless)).toBeUndefined();
+		expect(recordNeeds(KEY, record(WRITTEN - 500), f, { anchor: timeless })).toBeUndefined();
 		expect(recordNeeds(KEY, record(WRITTEN - 500), f)).toBeUndefined();
 	});
 });
@@ -118,5 +120,38 @@ describe('recordNeeds for a lease that ran out', () => {
 		expect(f.session.takeovers.size).toBe(0);
 		f.session.takeovers.add(`${KEY}@${lease.until}`);
 		expect(recordNeeds(KEY, record, f)).toBeUndefined();
+	});
+});
+
+// The scheduled run about to apply a stuck inbox: its latest message is checked as a delivery that
+// came by a retry would be, so messages that failed around it are read from the history first.
+describe('a stuck inbox, in the scheduled run', () => {
+	const WRITTEN = START + 60_000;
+	const record = { updatedAt: START + 1, lastSentAt: WRITTEN - 500, outbox: [] };
+
+	it('heals a recorded conversation once per reading that lists its latest message', () => {
+		const f = facts(WRITTEN + RETRIED_AFTER_MS + 1);
+		const stuck = message(WRITTEN);
+		const stored = record as unknown as ConversationRecord;
+		expect(recordNeeds(KEY, stored, f, { stuck })).toEqual({ why: 'retried' });
+		f.session.healedAt.set(KEY, WRITTEN + 2500);
+		expect(recordNeeds(KEY, stored, f, { stuck })).toBeUndefined();
+	});
+
+	it('places a conversation with no record from the horizon before its earliest message', () => {
+		const f = facts(START + HORIZON + WRITTEN);
+		const stuck = message(WRITTEN);
+		const queued = [
+			{ message: message(WRITTEN - 2000), seq: 1, at: WRITTEN - 1000 },
+			{ message: stuck, seq: 2, at: WRITTEN + 1 },
+		];
+		expect(newcomerPlacement(KEY, { queued, stuck }, f)).toEqual({
+			botId: 'bot_shop',
+			clientId: 'cl_grace',
+			handled: [],
+			lastSentAt: WRITTEN - 2000 - HORIZON,
+		});
+		f.session.healedAt.set(KEY, WRITTEN + 2500);
+		expect(newcomerPlacement(KEY, { queued, stuck }, f)).toBeUndefined();
 	});
 });

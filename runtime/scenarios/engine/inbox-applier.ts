@@ -74,8 +74,10 @@ export class InboxApplier {
 		const entries = queued.map(decodeInbound);
 		// Messages healed from the client's history too (before anything newer is applied).
 		const anchor = entries.find((e) => e.message.message_id === until)?.message;
-		if (this.options.heal && (await this.options.heal(key, loaded, { anchor, queued: entries })))
-			return AGAIN;
+		// The scheduled run (no message in hand) checks a stuck inbox as a delivery would be.
+		const stuck = until === undefined ? latestWritten(entries) : undefined;
+		const context = { anchor, queued: entries, stuck };
+		if (this.options.heal && (await this.options.heal(key, loaded, context))) return AGAIN;
 		const handled = new Set(loaded.record?.handled ?? []);
 		const done = entries.filter((e) => handled.has(e.message.message_id));
 		// Applied, but the process stopped before taking it out of the inbox.
@@ -228,4 +230,12 @@ export class InboxApplier {
 			custom_fields: found.custom_fields ?? null,
 		};
 	}
+}
+
+/** The inbox's latest-written message (by the client's own time), if any carries one. */
+function latestWritten(entries: readonly Inbound[]): Inbound['message'] | undefined {
+	let latest: Inbound | undefined;
+	for (const entry of entries)
+		if (entry.sentAt !== undefined && entry.sentAt > (latest?.sentAt ?? -Infinity)) latest = entry;
+	return latest?.message;
 }

@@ -46,6 +46,8 @@ const SWEEP_AFTER_START_MS = 5000;
  * what the healing still heals comes after it (late, reported).
  */
 const HEAL_WAIT_MS = 60_000;
+/** A history that could not be read is read again for the conversation after this long, not before. */
+const REREAD_AFTER_MS = 5000;
 /** A history with no client messages turns healing off only for a conversation quiet this long. */
 const OFF_AFTER_MS = 60_000;
 
@@ -99,9 +101,12 @@ export class Healer {
 		const followsAnother = loaded.record ? undefined : await this.followsAnother();
 		const running = session.running.get(key);
 		if (running) return await this.bounded(running);
+		// The history could not be read a moment ago: not read again at once (reported then).
+		const failedAt = session.unread.get(key);
+		if (failedAt !== undefined && this.o.clock.now() - failedAt < REREAD_AFTER_MS) return false;
 		const facts: NeedFacts = { ...this.o, now: this.o.clock.now(), followsAnother };
 		const record = loaded.record;
-		const need = record && recordNeeds(key, record, facts, context.anchor);
+		const need = record && recordNeeds(key, record, facts, context);
 		// A lease that ran out is looked at once: noted here, the decision itself writes nothing.
 		if (need?.why === 'takeover') session.takeovers.add(need.takeover);
 		const placement = record ? need && record : newcomerPlacement(key, context, facts);
@@ -151,8 +156,9 @@ export class Healer {
 		const loaded = await this.o.conversations.read(key);
 		const healed = await this.check(key, loaded, { activeBefore: true });
 		const record = loaded.record;
-		if (!session.healedAt.has(key) && (!record || record.updatedAt >= session.startedAt))
-			session.healedAt.set(key, this.o.clock.now());
+		// Written since this process began: the sweep need not look again. Not a reading of the
+		// history (a delivery's own check still decides on the healing mark alone).
+		if (!record || record.updatedAt >= session.startedAt) session.swept.add(key);
 		return healed;
 	}
 
@@ -164,10 +170,12 @@ export class Healer {
 		// Past the horizon no record written before the start is recent enough: nothing left to heal.
 		if (since > horizonMs) {
 			session.healedAt.clear();
+			session.swept.clear();
 			return [];
 		}
 		const keys = await this.o.store.active(this.o.active, now - this.o.horizonMs, limit);
-		return keys.filter((key) => !this.o.session.healedAt.has(key));
+		const { healedAt, swept } = this.o.session;
+		return keys.filter((key) => !healedAt.has(key) && !swept.has(key));
 	}
 
 	/** The report of a healing this engine ran for the conversation, once. */
@@ -185,7 +193,7 @@ export class Healer {
 		anchor?: MessageReceived,
 	): Promise<boolean> {
 		const { session, store, clock } = this.o;
-		session.healedAt.set(key, clock.now());
+		const readAt = clock.now();
 		const report: HealReport = { conversation: key, healed: [], unplaced: 0 };
 		this.reports.set(key, report);
 		let history: InboundItem[];
@@ -193,6 +201,7 @@ export class Healer {
 			history = await this.readHistory(placement, anchor);
 		} catch (error) {
 			report.error = `the client's history could not be read: ${(error as Error).message}`;
+			session.unread.set(key, clock.now());
 			if (record) await this.keep(key, report);
 			return false;
 		}
@@ -214,6 +223,9 @@ export class Healer {
 			);
 			if (seq !== null) report.healed.push(message.message_id);
 		}
+		// Healed as of the reading, once what it showed is stored: a failed write leaves no mark.
+		session.healedAt.set(key, readAt);
+		session.unread.delete(key);
 		report.unplaced = missing.unplaced;
 		if (missing.unplaceable) report.error = missing.unplaceable;
 		if (record && (report.healed.length > 0 || report.unplaced > 0 || report.error))

@@ -17,6 +17,11 @@ export interface HealContext {
 	queued?: readonly Inbound[];
 	/** The scheduled run found the conversation noted active before this process began. */
 	activeBefore?: boolean;
+	/**
+	 * The scheduled run is to apply a stuck inbox: its latest-written message, checked as a
+	 * delivery that came by a retry would be (the messages around it may have failed too).
+	 */
+	stuck?: MessageReceived;
 }
 
 export interface NeedFacts {
@@ -86,12 +91,13 @@ export function recordNeeds(
 	key: string,
 	record: ConversationRecord,
 	facts: NeedFacts,
-	anchor?: MessageReceived,
+	context: HealContext = {},
 ): RecordNeed | undefined {
 	const { session, horizonMs, now } = facts;
 	const healedAt = session.healedAt.get(key);
+	const { anchor } = context;
 	if (provisional(healedAt, facts, anchor !== undefined)) return { why: 'provisional' };
-	if (retriedUnread(record, anchor, healedAt, now)) return { why: 'retried' };
+	if (retriedUnread(record, anchor ?? context.stuck, healedAt, now)) return { why: 'retried' };
 	const expired = record.outbox.find(
 		(e) => unfinished(e) && e.lease !== undefined && e.lease.until <= now,
 	);
@@ -108,9 +114,11 @@ export function recordNeeds(
  * Where a conversation with no record is placed, when it is to be healed: its inbox holds a
  * message accepted before this process began (the process that accepted it died before applying
  * it), or the scheduled run found it noted active then, or, after a restart, its message in hand
- * was written before this process had served deliveries for a while. Everything the client wrote
- * to the bot within the horizon before this process began is then its own. Undefined: no
- * healing.
+ * was written before this process had served deliveries for a while: everything the client wrote
+ * to the bot within the horizon before this process began is then its own. Or the message in hand
+ * (or the stuck inbox's latest) came by a retry: everything the client wrote within the horizon
+ * before its earliest message known here is its own (no record: none of it was applied).
+ * Undefined: no healing.
  */
 export function newcomerPlacement(
 	key: string,
@@ -119,9 +127,16 @@ export function newcomerPlacement(
 ): Placement | undefined {
 	const { session, horizonMs, now } = facts;
 	const delivery = context.anchor !== undefined;
-	if (settled(key, facts, delivery) || now - session.startedAt > horizonMs) return undefined;
+	if (settled(key, facts, delivery)) return undefined;
 	const first = context.anchor ?? context.queued?.[0]?.message;
 	if (!first) return undefined;
+	const retried = context.anchor ?? context.stuck;
+	if (retried && now - sentAtOf(retried) > RETRIED_AFTER_MS) {
+		const known = [first, ...(context.queued ?? []).map((e) => e.message)].map(sentAtOf);
+		const earliest = Math.min(...known.filter((at) => !Number.isNaN(at)));
+		return newcomer(first.bot_id, first.client_id, earliest - horizonMs);
+	}
+	if (now - session.startedAt > horizonMs) return undefined;
 	const acceptedBefore = (context.queued ?? []).some((e) => e.at < session.startedAt);
 	const sentAt = sentAtOf(first);
 	const early =

@@ -8,8 +8,15 @@ import type { StateStore } from '../../../stores/types';
  * and scope, in the process's memory: a restart starts a new session, which is the point.
  */
 export class HealingSession {
-	/** Conversations healed, each with when (ms). */
+	/**
+	 * Conversations healed, each with when the history was read (ms): set only once what that
+	 * reading showed is stored.
+	 */
 	readonly healedAt = new Map<string, number>();
+	/** Conversations whose history could not be read, each with when (ms): not healed. */
+	readonly unread = new Map<string, number>();
+	/** Conversations the scheduled run found written since this process began: not swept again. */
+	readonly swept = new Set<string>();
 	/**
 	 * When this process first handled a delivery. n8n may run scheduled work before it serves
 	 * webhooks (a slow start answers them 404 or not at all): a healing before then is
