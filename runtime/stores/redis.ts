@@ -1,7 +1,7 @@
 // ioredis (bundled): the Redis client n8n's own queue mode uses.
 import { Redis, type RedisOptions } from 'ioredis';
 
-import { StateStoreError } from './errors';
+import { redisCause, StateStoreError, storeError } from './errors';
 import { redisOptions, type RedisCredential } from './redis-options';
 import { SCRIPTS, type Scripted } from './redis-scripts';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
@@ -9,7 +9,7 @@ import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } fr
 export class RedisStore implements StateStore {
 	private readonly redis: Scripted;
 
-	/** host:port, for errors a user can act on (never the password). */
+	/** host:port and database, for errors a user can act on (never the password). */
 	readonly where: string;
 
 	constructor(
@@ -31,21 +31,22 @@ export class RedisStore implements StateStore {
 		// Errors surface on the commands that fail; an unhandled 'error' event would crash n8n.
 		redis.on('error', () => undefined);
 		this.redis = redis;
-		this.where = `${redis.options.host ?? 'localhost'}:${redis.options.port ?? 6379}`;
+		this.where = `${redis.options.host ?? 'localhost'}:${redis.options.port ?? 6379} database ${redis.options.db ?? 0}`;
 	}
 
-	/** Runs one command; a failure says which Redis and what it answered. */
+	/** Runs one command; a failure says which Redis, the cause in words, and what to do. */
 	private async run<T>(command: () => Promise<T>): Promise<T> {
-		let failure: Error;
 		try {
 			return await command();
 		} catch (error) {
-			failure = error as Error;
+			throw this.failure(error as Error);
 		}
-		throw new StateStoreError(
-			`The Redis state store at ${this.where} failed: ${failure.message}. Check the Messaging Bot Redis State Store credential and that Redis is running.`,
-			{ cause: failure },
-		);
+	}
+
+	private failure(error: Error): StateStoreError {
+		if (error instanceof StateStoreError) return error;
+		const store = { kind: 'Redis' as const, where: this.where };
+		return storeError(store, redisCause(error), error.message, error);
 	}
 
 	/** Keys hash-tagged by namespace, so one namespace stays in one slot of a cluster. */

@@ -6,6 +6,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 import { StateStoreError } from './errors';
 import { GroupCommit, UNDO } from './sqlite-batch';
+import { sqliteStoreError } from './sqlite-errors';
 import { CounterSums } from './sqlite-counters';
 import { migrate, SCHEMA, STATEMENTS } from './sqlite-schema';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
@@ -19,7 +20,7 @@ import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } fr
  * anything but their commit: node:sqlite is synchronous.
  */
 export class SqliteStore implements StateStore {
-	private db: DatabaseSync;
+	private db!: DatabaseSync;
 	private statements: Record<keyof typeof STATEMENTS, StatementSync>;
 	private batch: GroupCommit;
 	/** The open batch's counter increments, written into it as it commits. */
@@ -29,18 +30,23 @@ export class SqliteStore implements StateStore {
 		readonly file: string,
 		private readonly now: () => number = () => Date.now(),
 	) {
-		if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-		this.db = new (nodeSqlite().DatabaseSync)(file);
-		this.db.exec(SCHEMA);
-		migrate(this.db);
+		try {
+			if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+			this.db = new (nodeSqlite().DatabaseSync)(file);
+			this.db.exec(SCHEMA);
+			migrate(this.db);
+		} catch (error) {
+			throw sqliteStoreError(file, error);
+		}
 		this.statements = Object.fromEntries(
 			Object.entries(STATEMENTS).map(([name, sql]) => [name, this.db.prepare(sql)]),
 		) as Record<keyof typeof STATEMENTS, StatementSync>;
 		this.sums = new CounterSums(this.statements.count);
-		this.batch = new GroupCommit(this.db, {
-			beforeCommit: () => this.sums.flush(),
-			discard: () => this.sums.discard(),
-		});
+		this.batch = new GroupCommit(
+			this.db,
+			{ beforeCommit: () => this.sums.flush(), discard: () => this.sums.discard() },
+			(error) => sqliteStoreError(file, error),
+		);
 	}
 
 	/** Write transactions committed so far (several operations share one under load). */
