@@ -38,7 +38,8 @@ const SQLITE_REMEDY: Record<StoreCause, (where: string) => string> = {
 		`Give the user n8n runs as read and write access to ${where} and its folder, or choose another State File.`,
 	locked: () =>
 		'Another program holds the file locked (a backup tool, or an n8n on a network file system): stop it, or give each n8n its own State File.',
-	unreachable: () => 'Check the State File option: its folder must exist or be creatable, and the path must not go through a file.',
+	unreachable: () =>
+		'Check the State File option: its folder must exist or be creatable, and the path must not go through a file.',
 	'lost data': () =>
 		"The file was replaced by an older copy (a restore from backup): conversations it no longer knows are rebuilt from the service's message history; what cannot be rebuilt is reported per conversation.",
 	unknown: () => 'Check the State File and the disk it is on.',

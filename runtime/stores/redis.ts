@@ -2,12 +2,17 @@
 import { Redis, type RedisOptions } from 'ioredis';
 
 import { redisCause, StateStoreError, storeError } from './errors';
+import type { LostWrites } from './loss';
+import { LossMarker } from './redis-marker';
 import { redisOptions, type RedisCredential } from './redis-options';
+import { crashLoss, readPersistence } from './redis-persistence';
 import { SCRIPTS, type Scripted } from './redis-scripts';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
 
 export class RedisStore implements StateStore {
 	private readonly redis: Scripted;
+	private readonly marker: LossMarker;
+	private persistence?: Promise<string | undefined>;
 
 	/** host:port and database, for errors a user can act on (never the password). */
 	readonly where: string;
@@ -31,16 +36,37 @@ export class RedisStore implements StateStore {
 		// Errors surface on the commands that fail; an unhandled 'error' event would crash n8n.
 		redis.on('error', () => undefined);
 		this.redis = redis;
+		this.marker = new LossMarker(redis, `${prefix}:{~marker}:store`, now);
 		this.where = `${redis.options.host ?? 'localhost'}:${redis.options.port ?? 6379} database ${redis.options.db ?? 0}`;
 	}
 
 	/** Runs one command; a failure says which Redis, the cause in words, and what to do. */
 	private async run<T>(command: () => Promise<T>): Promise<T> {
 		try {
-			return await command();
+			if (this.marker.gate) await this.marker.gate;
+			const result = await command();
+			this.marker.touch();
+			return result;
 		} catch (error) {
 			throw this.failure(error as Error);
 		}
+	}
+
+	/** Writes this Redis acknowledged and came back without, once found (at a reconnect). */
+	async lostWrites(): Promise<LostWrites | undefined> {
+		await this.run(() => this.redis.ping());
+		return this.marker.lost;
+	}
+
+	/** Told each loss found, as it is found. */
+	onLoss(listener: (loss: LostWrites) => void): void {
+		this.marker.onLoss(listener);
+	}
+
+	/** What a crash of this Redis loses of what it acknowledged (undefined: nothing), read once. */
+	async crashLoss(): Promise<string | undefined> {
+		this.persistence ??= this.run(() => readPersistence(this.redis)).then(crashLoss);
+		return await this.persistence;
 	}
 
 	private failure(error: Error): StateStoreError {
@@ -242,6 +268,7 @@ export class RedisStore implements StateStore {
 	}
 
 	async close(): Promise<void> {
+		this.marker.stop();
 		if (this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis.disconnect());
 	}
 }
@@ -276,25 +303,4 @@ export async function closeSharedRedisStores(): Promise<void> {
 	open.clear();
 }
 
-/** Connects once and sends PING: the credential test. Resolves to an error message, or null. */
-export async function pingRedis(c: RedisCredential): Promise<string | null> {
-	const redis = new Redis({
-		...redisOptions(c),
-		lazyConnect: true,
-		connectTimeout: 5_000,
-		maxRetriesPerRequest: 0,
-		retryStrategy: () => null,
-	});
-	// The socket's own error (refused, unknown host, TLS) says more than the rejected connect.
-	let socketError: Error | undefined;
-	redis.on('error', (error: Error) => (socketError ??= error));
-	try {
-		await redis.connect();
-		await redis.ping();
-		return null;
-	} catch (error) {
-		return (socketError ?? (error as Error)).message;
-	} finally {
-		redis.disconnect();
-	}
-}
+export { pingRedis } from './redis-options';

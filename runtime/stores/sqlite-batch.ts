@@ -19,6 +19,8 @@ type Batch = { committed: Promise<void>; settle: (error?: Error) => void };
 export interface BatchTail {
 	beforeCommit(): void;
 	discard(): void;
+	/** After a commit (the loss marker's copy follows it). */
+	committed?(): void;
 }
 
 /**
@@ -142,6 +144,7 @@ export class GroupCommit {
 			return;
 		}
 		this.commits++;
+		this.tail?.committed?.();
 		batch.settle();
 		if (++this.sinceCheckpoint >= CHECKPOINT_AT_COMMITS) this.checkpoint();
 		else this.checkpointTimer ??= later(() => this.checkpoint(), CHECKPOINT_AFTER_MS).unref();

@@ -48,7 +48,7 @@ class FillingStore extends MemoryStore {
 // A full disk during a client's messages: what was accepted waits in the inbox, what was refused
 // comes back by the service's retry, and nothing is answered out of order or set aside as late.
 describe('healing when the store refused writes', () => {
-	const { write, transcript, historyReads, ...bench } = healingFixture('spec');
+	const { write, transcript, historyReads, ...bench } = healingFixture('default');
 	let skew = 0;
 	const clock = { now: () => Date.now() + skew, sleep: realClock.sleep };
 	const engineOf = (store: FillingStore) =>
