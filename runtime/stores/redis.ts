@@ -54,7 +54,8 @@ export class RedisStore implements StateStore {
 
 	/** Writes this Redis acknowledged and came back without, once found (at a reconnect). */
 	async lostWrites(): Promise<LostWrites | undefined> {
-		await this.run(() => this.redis.ping());
+		// Connected: the marker was checked on connecting. Otherwise connect (and check) first.
+		if (this.redis.status !== 'ready' || this.marker.gate) await this.run(() => this.redis.ping());
 		return this.marker.lost;
 	}
 

@@ -127,6 +127,7 @@ export class ScenarioEngine {
 			arrivals: arrivalHistoryOf(this.inbox),
 			latePolicy: this.settings.latePolicy,
 			heal: async (key, loaded, context) => await this.healer.check(key, loaded, context),
+			lossFound: () => this.healer.session.lossFound,
 		});
 		this.scheduled = new ScheduledRun({
 			store: options.store,
@@ -180,7 +181,11 @@ export class ScenarioEngine {
 			encodeInbound(message),
 			this.settings.dedupeTtlMs,
 		);
-		const noted = this.healer.note(key);
+		const noted = this.healer.takeLoss().then(async (loss) => {
+			lossSaid = loss;
+			await this.healer.note(key);
+		});
+		let lossSaid: string | undefined;
 		// Awaited in turn below: a failure is not unhandled.
 		appended.catch(() => undefined);
 		noted.catch(() => undefined);
@@ -191,7 +196,7 @@ export class ScenarioEngine {
 			const others = applied.filter((r) => r !== own);
 			const result = own ?? (await this.applier.duplicate(key, message.message_id));
 			const healing = this.healer.takeReport(key);
-			const notice = this.healer.session.takeOffNotice();
+			const notice = [lossSaid, this.healer.session.takeOffNotice()].filter(Boolean).join(' ');
 			return {
 				...result,
 				...(others.length > 0 ? { alsoApplied: others } : {}),
@@ -207,7 +212,10 @@ export class ScenarioEngine {
 	 */
 	async runDueWork(now = this.clock.now(), limit = 500): Promise<DueWork> {
 		const failures: DueWork['failures'] = [];
-		return await this.scheduled.run(now, limit, this.guarded(failures), failures);
+		const loss = await this.healer.takeLoss();
+		const work = await this.scheduled.run(now, limit, this.guarded(failures), failures);
+		if (loss) work.notice = [loss, work.notice].filter(Boolean).join(' ');
+		return work;
 	}
 
 	/** Fires the silence timers due at `now` and resumes effects a stopped worker left. */

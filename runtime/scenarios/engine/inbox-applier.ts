@@ -33,6 +33,11 @@ export interface InboxApplierOptions {
 	 * messages from the client's history in the inbox (engine/healer.ts), which is then read again.
 	 */
 	heal?: (key: string, loaded: Loaded, context: HealContext) => Promise<boolean>;
+	/**
+	 * When the store's loss of writes was found, if it was: a message written before then may have
+	 * been answered already, so its replies are looked for in the history before they are sent.
+	 */
+	lossFound?: () => number | undefined;
 }
 
 /**
@@ -122,6 +127,9 @@ export class InboxApplier {
 		const profile = await this.profileFor(record, message.client_id);
 		const stepped = this.options.stepper.stepMessage(record, message, profile, now);
 		if (late) noteStep(stepped.record, { event: 'message', ...stepFacts(stepped.record), late });
+		const lossFound = this.options.lossFound?.();
+		if (lossFound !== undefined && (sentAt ?? now) < lossFound)
+			checkFirst(stepped.record, message.message_id, sentAt ?? now);
 		const lastSentAt = Math.max(record?.lastSentAt ?? -Infinity, sentAt ?? -Infinity);
 		if (Number.isFinite(lastSentAt)) stepped.record.lastSentAt = lastSentAt;
 		// The client's latest-written message applied: where a healing reads the history on from.
@@ -238,4 +246,11 @@ function latestWritten(entries: readonly Inbound[]): Inbound['message'] | undefi
 	for (const entry of entries)
 		if (entry.sentAt !== undefined && entry.sentAt > (latest?.sentAt ?? -Infinity)) latest = entry;
 	return latest?.message;
+}
+
+/** The step's replies are looked for in the client's history from `since` before they are sent. */
+function checkFirst(record: ConversationRecord, cause: string, since: number): void {
+	for (const entry of record.outbox)
+		if (entry.cause === cause && entry.effect.kind === 'reply' && entry.status === 'pending')
+			entry.check = { since };
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../../api/clock';
+import { lossNotice } from '../../../stores/loss';
 import type { StateStore } from '../../../stores/types';
 import type { ConversationRecord, HealingNote } from '../../durability/record';
 import type { CancellableWait } from '../../durability/lease-keeper';
@@ -28,7 +29,12 @@ export interface HealerOptions {
 }
 
 /** What one healing did, for the output of the call that ran it. */
-export type HealReport = Omit<HealingNote, 'at'> & { conversation: string; off?: string };
+export type HealReport = Omit<HealingNote, 'at'> & {
+	conversation: string;
+	off?: string;
+	/** Healed after the store lost writes (when that was found): a rebuild from the history. */
+	afterLoss?: string;
+};
 
 /** The most of a history read for one healing: 10 requests of the service's largest page. */
 const HEAL_READ_MAX = 10_000;
@@ -162,6 +168,20 @@ export class Healer {
 		return healed;
 	}
 
+	/**
+	 * Takes in a loss of writes the store found (once): the session begins again, and every
+	 * conversation this process noted active is noted again, so the scheduled run rebuilds those
+	 * the store no longer knows. The notice for the output, the first time.
+	 */
+	async takeLoss(): Promise<string | undefined> {
+		const { session, store, horizonMs } = this.o;
+		const loss = await store.lostWrites();
+		if (!loss || !this.enabled || !session.restartAfterLoss(loss)) return undefined;
+		for (const [key, at] of session.noted)
+			if (loss.foundAt - at <= horizonMs) await store.noteActive(this.o.active, key, at, horizonMs);
+		return lossNotice('the state store', loss);
+	}
+
 	/** Conversations noted active within the horizon that this process has not healed. */
 	async recentlyActive(now: number, limit: number): Promise<string[]> {
 		const { session, horizonMs } = this.o;
@@ -195,6 +215,8 @@ export class Healer {
 		const { session, store, clock } = this.o;
 		const readAt = clock.now();
 		const report: HealReport = { conversation: key, healed: [], unplaced: 0 };
+		if (session.lossFound !== undefined)
+			report.afterLoss = new Date(session.lossFound).toISOString();
 		this.reports.set(key, report);
 		let history: InboundItem[];
 		try {

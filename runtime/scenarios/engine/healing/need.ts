@@ -143,6 +143,9 @@ export function newcomerPlacement(
 		delivery &&
 		facts.followsAnother === true &&
 		sentAt < (session.firstDelivery ?? now) + NEWCOMER_SETTLE_MS;
-	if (!acceptedBefore && !context.activeBefore && !early) return undefined;
+	// The store lost writes: a conversation this process knew before is rebuilt, not begun again.
+	const known =
+		session.lossFound !== undefined && (session.noted.get(key) ?? Infinity) < session.lossFound;
+	if (!acceptedBefore && !context.activeBefore && !early && !known) return undefined;
 	return newcomer(first.bot_id, first.client_id, session.startedAt - horizonMs);
 }

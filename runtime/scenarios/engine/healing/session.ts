@@ -1,3 +1,4 @@
+import type { LostWrites } from '../../../stores/loss';
 import type { StateStore } from '../../../stores/types';
 
 /**
@@ -37,7 +38,27 @@ export class HealingSession {
 	/** History reads made for healing, for the figures. */
 	reads = 0;
 
-	constructor(readonly startedAt: number) {}
+	/** When the store's loss of writes this session took in was found (once per loss). */
+	lossFound?: number;
+
+	constructor(public startedAt: number) {}
+
+	/**
+	 * Begins again after the store lost acknowledged writes: everything written before is as after
+	 * a restart (healed from the history before it is trusted), and every conversation this process
+	 * noted active counts as known before. False when this loss was taken in already.
+	 */
+	restartAfterLoss(loss: LostWrites): boolean {
+		if (this.lossFound === loss.foundAt) return false;
+		this.lossFound = loss.foundAt;
+		this.startedAt = loss.foundAt;
+		this.firstDelivery = loss.foundAt;
+		this.healedAt.clear();
+		this.swept.clear();
+		this.unread.clear();
+		this.followsAnother = Promise.resolve(true);
+		return true;
+	}
 
 	/** The reason healing is off, the first time it is asked for after it went off. */
 	takeOffNotice(): string | undefined {
