@@ -105,7 +105,10 @@ export class MessagingBotPortTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets }, loadOptions: { getBots } };
+	methods = {
+		credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets },
+		loadOptions: { getBots },
+	};
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
@@ -117,6 +120,7 @@ export class MessagingBotPortTrigger implements INodeType {
 			this,
 			this.getNodeParameter('stateStore', 'sqlite') as string,
 			options.statePath,
+			options.refuseLossyRedis,
 		);
 		// Each execution takes every delivery kept and not yet run; the next starts when it ends.
 		const dispatcher = new Dispatcher(

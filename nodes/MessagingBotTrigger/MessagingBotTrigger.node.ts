@@ -106,7 +106,10 @@ export class MessagingBotTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets }, loadOptions: { getBots } };
+	methods = {
+		credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets },
+		loadOptions: { getBots },
+	};
 
 	// Subscriptions are made in the service dashboard; the service has no API for them (A34).
 	// These methods only remember which URL this workflow published, so n8n can tell it is set up.
@@ -163,6 +166,7 @@ export class MessagingBotTrigger implements INodeType {
 							this,
 							this.getNodeParameter('stateStore', 'sqlite') as string,
 							options.statePath,
+							options.refuseLossyRedis,
 						),
 				},
 			);
