@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the marker's touch is scheduled on the event loop's own timer, a few milliseconds after a write */
 import { randomUUID } from 'node:crypto';
 
 import type { Redis } from 'ioredis';

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: a SQLite file put back from a backup */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling: a SQLite file put back from a backup */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
