@@ -9,7 +9,6 @@ import { Redis } from 'ioredis';
 import { freePort } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import {
-	BURST_SCOPE,
 	burstWorkflow,
 	everyWritten,
 	expectKept,
@@ -17,10 +16,9 @@ import {
 	prepareBurstEmulator,
 	runBurst,
 	sleep,
-	storedFrom,
 	type BurstPlan,
-	type Stored,
 } from './burst';
+import { storedInRedis } from './stored';
 import { onRedis, startQueueMode, subscribeToMessages, type QueueMode } from './queue';
 
 jest.setTimeout(900_000);
@@ -134,19 +132,5 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 		expect(losses.length).toBeGreaterThan(0);
 	});
 
-	/** The conversations in the test's Redis. */
-	async function storedSteps(): Promise<Stored> {
-		const client = new Redis({ host: '127.0.0.1', port, db: STATE_DB });
-		try {
-			const prefix = `messaging-bot:{scenario:${BURST_SCOPE}}:record:`;
-			const records: Array<{ key: string; value: string }> = [];
-			for (const key of await client.keys(`${prefix}*`)) {
-				const value = await client.hget(key, 'value');
-				if (value) records.push({ key: key.slice(prefix.length), value });
-			}
-			return storedFrom(records);
-		} finally {
-			await client.quit();
-		}
-	}
+	const storedSteps = async () => await storedInRedis(port, STATE_DB);
 });

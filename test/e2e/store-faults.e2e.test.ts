@@ -9,8 +9,8 @@ import { prepareN8n, productionUrl } from '../../scripts/lib/demo-setup';
 import { freePort, RESTARTABLE_ENV, startN8n, waitForWebhook } from '../../scripts/lib/n8n-process';
 import { startEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
+import { storedInSqlite } from './stored';
 import {
-	BURST_SCOPE,
 	burstWorkflow,
 	everyWritten,
 	expectKept,
@@ -18,9 +18,7 @@ import {
 	prepareBurstEmulator,
 	runBurst,
 	sleep,
-	storedFrom,
 	type BurstPlan,
-	type Stored,
 } from './burst';
 
 jest.setTimeout(600_000);
@@ -140,7 +138,7 @@ describe.each([fullDisk, immutableFile])('SQLite state on $name', (fault) => {
 			})();
 			await runBurst(emulator, () => url, clientIds, PLAN);
 			await faulty;
-			const stored = () => storedSteps(file);
+			const stored = () => storedInSqlite(file);
 			const { final, summary } = await outcome(emulator, clientIds, PLAN, stored, true);
 			const written = await everyWritten(emulator, clientIds, PLAN, stored());
 			const said = storeErrors(n8n.log(), options.userFolder);
@@ -169,20 +167,6 @@ describe.each([fullDisk, immutableFile])('SQLite state on $name', (fault) => {
 		}
 	});
 });
-
-/** The conversations in the SQLite state store. */
-function storedSteps(file: string): Stored {
-	const db = new DatabaseSync(file, { readOnly: true });
-	try {
-		return storedFrom(
-			db
-				.prepare('SELECT key, value FROM records WHERE ns = ?')
-				.all(`scenario:${BURST_SCOPE}`) as Array<{ key: string; value: string }>,
-		);
-	} finally {
-		db.close();
-	}
-}
 
 /** The store errors n8n printed or kept with its failed executions. */
 function storeErrors(log: string, userFolder: string): { count: number; examples: string[] } {
