@@ -2,7 +2,7 @@
 import { Redis } from 'ioredis';
 
 import type { MessageReceived } from '../runtime/scenarios';
-import { COUNTERS_NAMESPACE } from '../runtime/scenarios/durability/counter-keys';
+import { COUNTERS_NAMESPACE } from '../runtime/scenarios/analytics/counter-keys';
 import type { StateStore } from '../runtime/stores';
 import { table } from './lib';
 

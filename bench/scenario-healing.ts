@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { compileScenario, ScenarioEngine, type MessageReceived } from '../runtime/scenarios';
-import { HealingSession } from '../runtime/scenarios/engine/healing-session';
+import { HealingSession } from '../runtime/scenarios/engine/healing/session';
 import { SqliteStore } from '../runtime/stores/sqlite';
 import { stepsScenario } from '../test/e2e/burst';
 import { HistoryApi } from './history-api';

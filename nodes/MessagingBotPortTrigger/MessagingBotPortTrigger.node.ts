@@ -122,6 +122,7 @@ export class MessagingBotPortTrigger implements INodeType {
 			this,
 			this.getNodeParameter('stateStore', 'sqlite') as string,
 			options.statePath,
+			options.refuseLossyRedis,
 		);
 		// Each execution takes every delivery kept and not yet run; the next starts when it ends.
 		const dispatcher = new Dispatcher(

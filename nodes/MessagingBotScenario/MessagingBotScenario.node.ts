@@ -9,7 +9,12 @@ import {
 import exampleScenario from '../../examples/scenarios/order-status.json';
 import { operationFields, operationProperty } from './actions';
 import { router } from './actions/router';
-import { messagingBotRedisPing, statePathOption, stateStoreProperty } from '../shared/stateStore';
+import {
+	messagingBotRedisPing,
+	refuseLossyRedisOption,
+	statePathOption,
+	stateStoreProperty,
+} from '../shared/stateStore';
 import { conversationScopeOption } from '../shared/conversationScope';
 import { DOCS, SCENARIO_FORMAT_LINK } from '../shared/documentation';
 
@@ -168,6 +173,7 @@ export class MessagingBotScenario implements INodeType {
 							'The longest a message waits for one its client wrote earlier that is still on its way (with Reorder: Fixed Window, every message waits this long). 0 answers in the order received.',
 					},
 					statePathOption('conversations and timers'),
+					refuseLossyRedisOption(),
 				],
 			},
 		],

@@ -101,6 +101,7 @@ export async function storeFor(
 		ctx,
 		ctx.getNodeParameter('stateStore', 0, 'sqlite') as string,
 		ctx.getNodeParameter('options.statePath', 0, ''),
+		ctx.getNodeParameter('options.refuseLossyRedis', 0, false),
 	);
 	const name = String(ctx.getNodeParameter('options.conversationScope', 0, ''));
 	return { store, scope: conversationScope(main.id, name) };

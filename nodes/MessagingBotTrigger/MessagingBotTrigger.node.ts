@@ -205,6 +205,7 @@ function intakeOptions(ctx: IWebhookFunctions, secrets: string[], manual: boolea
 				ctx,
 				ctx.getNodeParameter('stateStore', 'sqlite') as string,
 				options.statePath,
+				options.refuseLossyRedis,
 			),
 	};
 }

@@ -1,6 +1,6 @@
 import type { FunctionsBase, INodeParameters, INodeProperties } from 'n8n-workflow';
 
-import { conversationScope } from '../../runtime/scenarios/engine/carry-over';
+import { conversationScope } from '../../runtime/scenarios/engine/scope';
 
 /**
  * Whose conversations a Scenario node works on: its scenario's, on its store, whatever workflow

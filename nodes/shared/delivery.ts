@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import { EVENT_TYPES, KeptSecrets } from '../../runtime/webhooks';
-import { statePathOption } from './stateStore';
+import { refuseLossyRedisOption, statePathOption } from './stateStore';
 
 /** What both triggers share: the events picked, the options of an item, the signing secret. */
 
@@ -55,6 +55,7 @@ export const deliveryOptionsProperty: INodeProperties = {
 				'Whether the test event the service sends when a subscription is saved starts the workflow, and ends listening in the editor. Off, it is acknowledged and listening goes on until a real event.',
 		},
 		statePathOption('delivery IDs already seen'),
+		refuseLossyRedisOption(),
 	],
 };
 

@@ -7,6 +7,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import type { RedisStore } from '../../runtime/stores/redis';
 import type { RedisCredential } from '../../runtime/stores/redis-options';
 import type { StateStore } from '../../runtime/stores/types';
 
@@ -47,6 +48,59 @@ export function statePathOption(what: string): INodeProperties {
 	};
 }
 
+/** The option that refuses a Redis that can lose acknowledged writes (in the same collection). */
+export function refuseLossyRedisOption(): INodeProperties {
+	return {
+		displayName: 'Refuse a Redis That Can Lose Writes',
+		name: 'refuseLossyRedis',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to fail instead of using a Redis whose crash loses writes it acknowledged (no append-only file with fsync on every write). Off, the node says once what such a crash loses and rebuilds lost conversations from the message history.',
+	};
+}
+
+/** Said once per process: in n8n's log (`logged`), and on a Scenario node's output (`shown`). */
+const logged = new Set<string>();
+const toShow: string[] = [];
+
+/** What the stores opened in this process have to say that no output has shown yet, once. */
+export function takeStoreNotices(): string[] {
+	return toShow.splice(0);
+}
+
+function sayOnce(ctx: StoreContext, notice: string): void {
+	if (logged.has(notice)) return;
+	logged.add(notice);
+	ctx.logger?.warn(`Messaging Bot: ${notice}`);
+	toShow.push(notice);
+}
+
+/**
+ * What a Redis store says at connect (what a crash of it loses; a loss of writes it found), and
+ * its refusal when the node asks for a Redis that loses nothing.
+ */
+async function checkStore(ctx: StoreContext, store: StateStore, refuseLossy: boolean) {
+	const redis = store as Partial<RedisStore>;
+	if (typeof redis.crashLoss !== 'function') return;
+	const { persistenceWarning } = await import('../../runtime/stores/redis-persistence');
+	const loss = await redis.crashLoss();
+	if (loss) {
+		const warning = persistenceWarning(redis.where ?? 'Redis', loss);
+		if (refuseLossy)
+			throw new NodeOperationError(ctx.getNode(), `Refused: ${warning}`, {
+				description:
+					'Refuse a Redis That Can Lose Writes is on. Run Redis with appendonly yes and appendfsync always, or turn the option off.',
+			});
+		sayOnce(ctx, warning);
+	}
+	const lost = await store.lostWrites();
+	if (lost) {
+		const { lossNotice } = await import('../../runtime/stores/loss');
+		sayOnce(ctx, lossNotice(redis.where ?? 'Redis', lost));
+	}
+}
+
 /**
  * The store the node's parameters chose: one shared connection per file or Redis per process.
  * `getCredentials` is the node context's; the Redis credential is read only when it is needed.
@@ -69,6 +123,7 @@ export async function openStateStore(
 interface StoreContext {
 	getNode(): INode;
 	getCredentials(type: string): Promise<object>;
+	logger?: { warn(message: string): void };
 }
 
 /**
@@ -79,9 +134,11 @@ export async function nodeStateStore(
 	ctx: StoreContext,
 	kind: string,
 	statePath: unknown,
+	refuseLossy: unknown = false,
 ): Promise<StateStore> {
+	let store: StateStore;
 	try {
-		return await openStateStore(
+		store = await openStateStore(
 			kind,
 			String(statePath ?? ''),
 			async (type) => await ctx.getCredentials(type),
@@ -89,6 +146,8 @@ export async function nodeStateStore(
 	} catch (error) {
 		throw new NodeOperationError(ctx.getNode(), error as Error);
 	}
+	await checkStore(ctx, store, refuseLossy === true);
+	return store;
 }
 
 /** The Redis credential's test: connect and PING, with what went wrong in Redis's words. */

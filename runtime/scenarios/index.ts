@@ -8,17 +8,17 @@ export { calledWorkflows } from './format/walk';
 export { compileScenario, type CompiledScenario, type PersistedSnapshot } from './machine/compile';
 export type { WorkflowPort } from './durability/workflow-call';
 export type { TimerResult } from './engine/due';
-export { conversationScope } from './engine/carry-over';
+export { conversationScope } from './engine/scope';
 export { ScenarioEngine, type DueWork } from './engine/engine';
 export {
 	trafficOf,
 	type AnalyticsQuery,
 	type AnalyticsReport,
 	type Traffic,
-} from './engine/analytics';
+} from './analytics/reading';
 export type { MessageReceived } from './engine/inbox';
 export type { HandleResult, LatePolicy } from './engine/results';
-export type { ReorderMode, ReorderSettings } from './engine/release-policy';
+export type { ReorderMode, ReorderSettings } from './engine/reorder-wait';
 export { renderDiagram } from './offline/diagram';
 export { renderPicture, renderPictures, renderPng, type PictureOptions } from './offline/picture';
 export { readTraffic, trafficPeriod, type TrafficQuery } from './offline/traffic-reading';

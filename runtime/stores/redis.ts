@@ -1,15 +1,20 @@
 // ioredis (bundled): the Redis client n8n's own queue mode uses.
 import { Redis, type RedisOptions } from 'ioredis';
 
-import { StateStoreError } from './errors';
+import { redisCause, StateStoreError, storeError } from './errors';
+import type { LostWrites } from './loss';
+import { LossMarker } from './redis-marker';
 import { redisOptions, type RedisCredential } from './redis-options';
+import { crashLoss, readPersistence } from './redis-persistence';
 import { SCRIPTS, type Scripted } from './redis-scripts';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
 
 export class RedisStore implements StateStore {
 	private readonly redis: Scripted;
+	private readonly marker: LossMarker;
+	private persistence?: Promise<string | undefined>;
 
-	/** host:port, for errors a user can act on (never the password). */
+	/** host:port and database, for errors a user can act on (never the password). */
 	readonly where: string;
 
 	constructor(
@@ -31,21 +36,44 @@ export class RedisStore implements StateStore {
 		// Errors surface on the commands that fail; an unhandled 'error' event would crash n8n.
 		redis.on('error', () => undefined);
 		this.redis = redis;
-		this.where = `${redis.options.host ?? 'localhost'}:${redis.options.port ?? 6379}`;
+		this.marker = new LossMarker(redis, `${prefix}:{~marker}:store`, now);
+		this.where = `${redis.options.host ?? 'localhost'}:${redis.options.port ?? 6379} database ${redis.options.db ?? 0}`;
 	}
 
-	/** Runs one command; a failure says which Redis and what it answered. */
+	/** Runs one command; a failure says which Redis, the cause in words, and what to do. */
 	private async run<T>(command: () => Promise<T>): Promise<T> {
-		let failure: Error;
 		try {
-			return await command();
+			if (this.marker.gate) await this.marker.gate;
+			const result = await command();
+			this.marker.touch();
+			return result;
 		} catch (error) {
-			failure = error as Error;
+			throw this.failure(error as Error);
 		}
-		throw new StateStoreError(
-			`The Redis state store at ${this.where} failed: ${failure.message}. Check the Messaging Bot Redis State Store credential and that Redis is running.`,
-			{ cause: failure },
-		);
+	}
+
+	/** Writes this Redis acknowledged and came back without, once found (at a reconnect). */
+	async lostWrites(): Promise<LostWrites | undefined> {
+		// Connected: the marker was checked on connecting. Otherwise connect (and check) first.
+		if (this.redis.status !== 'ready' || this.marker.gate) await this.run(() => this.redis.ping());
+		return this.marker.lost;
+	}
+
+	/** Told each loss found, as it is found. */
+	onLoss(listener: (loss: LostWrites) => void): void {
+		this.marker.onLoss(listener);
+	}
+
+	/** What a crash of this Redis loses of what it acknowledged (undefined: nothing), read once. */
+	async crashLoss(): Promise<string | undefined> {
+		this.persistence ??= this.run(() => readPersistence(this.redis)).then(crashLoss);
+		return await this.persistence;
+	}
+
+	private failure(error: Error): StateStoreError {
+		if (error instanceof StateStoreError) return error;
+		const store = { kind: 'Redis' as const, where: this.where };
+		return storeError(store, redisCause(error), error.message, error);
 	}
 
 	/** Keys hash-tagged by namespace, so one namespace stays in one slot of a cluster. */
@@ -241,6 +269,7 @@ export class RedisStore implements StateStore {
 	}
 
 	async close(): Promise<void> {
+		this.marker.stop();
 		if (this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis.disconnect());
 	}
 }
@@ -275,25 +304,4 @@ export async function closeSharedRedisStores(): Promise<void> {
 	open.clear();
 }
 
-/** Connects once and sends PING: the credential test. Resolves to an error message, or null. */
-export async function pingRedis(c: RedisCredential): Promise<string | null> {
-	const redis = new Redis({
-		...redisOptions(c),
-		lazyConnect: true,
-		connectTimeout: 5_000,
-		maxRetriesPerRequest: 0,
-		retryStrategy: () => null,
-	});
-	// The socket's own error (refused, unknown host, TLS) says more than the rejected connect.
-	let socketError: Error | undefined;
-	redis.on('error', (error: Error) => (socketError ??= error));
-	try {
-		await redis.connect();
-		await redis.ping();
-		return null;
-	} catch (error) {
-		return (socketError ?? (error as Error)).message;
-	} finally {
-		redis.disconnect();
-	}
-}
+export { pingRedis } from './redis-options';

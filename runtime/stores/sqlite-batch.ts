@@ -19,6 +19,8 @@ type Batch = { committed: Promise<void>; settle: (error?: Error) => void };
 export interface BatchTail {
 	beforeCommit(): void;
 	discard(): void;
+	/** After a commit (the loss marker's copy follows it). */
+	committed?(): void;
 }
 
 /**
@@ -58,6 +60,8 @@ export class GroupCommit {
 	constructor(
 		private readonly db: DatabaseSync,
 		private readonly tail?: BatchTail,
+		/** Turns SQLite's error into one a user can act on (the file, the cause, what to do). */
+		private readonly explain: (error: unknown) => Error = (error) => error as Error,
 	) {
 		const prepare = (sql: string) => db.prepare(sql);
 		this.s = {
@@ -73,30 +77,39 @@ export class GroupCommit {
 
 	/** Runs `work` in the open batch (opening one); resolves once the batch is committed. */
 	async write<T>(work: () => T | typeof UNDO, undoable = false): Promise<T | typeof UNDO> {
-		const batch = this.open();
-		let result: T | typeof UNDO;
-		if (!undoable) result = work();
-		else {
-			this.s.savepoint.run();
-			let kept = false;
-			try {
-				result = work();
-				kept = result !== UNDO;
-			} finally {
-				// Undone when it asked to be, or threw.
-				if (!kept) this.s.undo.run();
-				this.s.release.run();
-			}
+		try {
+			const batch = this.open();
+			const result = undoable ? this.undoable(work) : work();
+			await batch.committed;
+			return result;
+		} catch (error) {
+			throw this.explain(error);
 		}
-		await batch.committed;
-		return result;
+	}
+
+	private undoable<T>(work: () => T | typeof UNDO): T | typeof UNDO {
+		this.s.savepoint.run();
+		let kept = false;
+		try {
+			const result = work();
+			kept = result !== UNDO;
+			return result;
+		} finally {
+			// Undone when it asked to be, or threw.
+			if (!kept) this.s.undo.run();
+			this.s.release.run();
+		}
 	}
 
 	/** Runs a read now; with a batch open, resolves once it is committed. */
 	async read<T>(work: () => T): Promise<T> {
-		const result = work();
-		if (this.batch) await this.batch.committed;
-		return result;
+		try {
+			const result = work();
+			if (this.batch) await this.batch.committed;
+			return result;
+		} catch (error) {
+			throw this.explain(error);
+		}
 	}
 
 	private open(): Batch {
@@ -131,6 +144,7 @@ export class GroupCommit {
 			return;
 		}
 		this.commits++;
+		this.tail?.committed?.();
 		batch.settle();
 		if (++this.sinceCheckpoint >= CHECKPOINT_AT_COMMITS) this.checkpoint();
 		else this.checkpointTimer ??= later(() => this.checkpoint(), CHECKPOINT_AFTER_MS).unref();
@@ -138,7 +152,11 @@ export class GroupCommit {
 
 	private rollback(): void {
 		this.tail?.discard();
-		if (this.db.isTransaction) this.s.rollback.run();
+		try {
+			if (this.db.isTransaction) this.s.rollback.run();
+		} catch {
+			// SQLite rolls a failed transaction back itself when it cannot (a full disk, a lost file).
+		}
 	}
 
 	private checkpoint(): void {

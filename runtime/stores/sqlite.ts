@@ -6,6 +6,9 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 import { StateStoreError } from './errors';
 import { GroupCommit, UNDO } from './sqlite-batch';
+import { sqliteStoreError } from './sqlite-errors';
+import type { LostWrites } from './loss';
+import { SqliteMarker } from './sqlite-marker';
 import { CounterSums } from './sqlite-counters';
 import { migrate, SCHEMA, STATEMENTS } from './sqlite-schema';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
@@ -19,28 +22,47 @@ import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } fr
  * anything but their commit: node:sqlite is synchronous.
  */
 export class SqliteStore implements StateStore {
-	private db: DatabaseSync;
+	private db!: DatabaseSync;
 	private statements: Record<keyof typeof STATEMENTS, StatementSync>;
 	private batch: GroupCommit;
 	/** The open batch's counter increments, written into it as it commits. */
 	private sums: CounterSums;
+	private marker?: SqliteMarker;
 
 	constructor(
 		readonly file: string,
 		private readonly now: () => number = () => Date.now(),
 	) {
-		if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-		this.db = new (nodeSqlite().DatabaseSync)(file);
-		this.db.exec(SCHEMA);
-		migrate(this.db);
+		try {
+			if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+			this.db = new (nodeSqlite().DatabaseSync)(file);
+			this.db.exec(SCHEMA);
+			migrate(this.db);
+			this.marker = file === ':memory:' ? undefined : new SqliteMarker(this.db, file, now);
+		} catch (error) {
+			throw sqliteStoreError(file, error);
+		}
 		this.statements = Object.fromEntries(
 			Object.entries(STATEMENTS).map(([name, sql]) => [name, this.db.prepare(sql)]),
 		) as Record<keyof typeof STATEMENTS, StatementSync>;
 		this.sums = new CounterSums(this.statements.count);
-		this.batch = new GroupCommit(this.db, {
-			beforeCommit: () => this.sums.flush(),
-			discard: () => this.sums.discard(),
-		});
+		this.batch = new GroupCommit(
+			this.db,
+			{
+				beforeCommit: () => {
+					this.sums.flush();
+					this.marker?.stamp();
+				},
+				discard: () => this.sums.discard(),
+				committed: () => this.marker?.committed(),
+			},
+			(error) => sqliteStoreError(file, error),
+		);
+	}
+
+	/** What the file came back without (restored from an older backup), found when it was opened. */
+	async lostWrites(): Promise<LostWrites | undefined> {
+		return await Promise.resolve(this.marker?.lost);
 	}
 
 	/** Write transactions committed so far (several operations share one under load). */
@@ -232,6 +254,7 @@ export class SqliteStore implements StateStore {
 	async close(): Promise<void> {
 		if (!this.db.isOpen) return;
 		this.batch.stop();
+		this.marker?.stop();
 		this.db.close();
 	}
 }

@@ -1,3 +1,5 @@
+import type { LostWrites } from './loss';
+
 /**
  * Where state that must outlive an execution lives: delivery ids already seen, conversations,
  * their inboxes of accepted messages, pending timers. n8n runs executions concurrently, and in
@@ -124,6 +126,15 @@ export interface StateStore {
 
 	/** Keys noted active at or after `since`, the latest first. */
 	active(namespace: string, since: number, limit: number): Promise<string[]>;
+
+	/**
+	 * Writes this store acknowledged and no longer holds, once it has found so: a Redis restarted
+	 * from an older snapshot or with no persistence, a SQLite file restored from an older backup.
+	 * Each store keeps a marker with its data and a copy of it where that loss does not reach (see
+	 * loss.ts); undefined while none is found. A store that cannot lose writes without losing the
+	 * process (memory) never finds one.
+	 */
+	lostWrites(): Promise<LostWrites | undefined>;
 
 	close(): Promise<void>;
 }

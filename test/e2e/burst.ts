@@ -4,7 +4,7 @@ import {
 	WEBHOOK_CREDENTIAL_ID,
 	type Workflow,
 } from '../../scripts/lib/demo-setup';
-import { conversationScope } from '../../runtime/scenarios/engine/carry-over';
+import { conversationScope } from '../../runtime/scenarios/engine/scope';
 import type { RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
 import { sleep } from './burst-verdict';

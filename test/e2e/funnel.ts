@@ -4,7 +4,7 @@ import {
 	ScenarioEngine,
 	type AnalyticsReport,
 } from '../../runtime/scenarios';
-import { readAnalytics } from '../../runtime/scenarios/engine/analytics';
+import { readAnalytics } from '../../runtime/scenarios/analytics/reading';
 import { MemoryStore } from '../../runtime/stores';
 import { SqliteStore } from '../../runtime/stores/sqlite';
 import { BURST_SCOPE, stepsScenario } from './burst';

@@ -2,7 +2,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 
 import { prepareN8n, productionUrl } from '../../scripts/lib/demo-setup';
 import {
@@ -16,7 +15,6 @@ import {
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
 import {
-	BURST_SCOPE,
 	burstWorkflow,
 	everyWritten,
 	expectKept,
@@ -25,11 +23,11 @@ import {
 	prepareBurstEmulator,
 	runBurst,
 	sleep,
-	storedFrom,
 	transcripts,
 	type Stored,
 } from './burst';
 import { oneAtATimeFunnel, storedFunnel } from './funnel';
+import { storedInSqlite } from './stored';
 import { countBy, explain, timelines } from './kill-diagnostics';
 
 jest.setTimeout(900_000);
@@ -169,15 +167,4 @@ function stateFile(o: N8nOptions): string {
 }
 
 /** The conversations in the SQLite state store. */
-function storedSteps(o: N8nOptions): Stored {
-	const db = new DatabaseSync(stateFile(o), { readOnly: true });
-	try {
-		return storedFrom(
-			db
-				.prepare('SELECT key, value FROM records WHERE ns = ?')
-				.all(`scenario:${BURST_SCOPE}`) as Array<{ key: string; value: string }>,
-		);
-	} finally {
-		db.close();
-	}
-}
+const storedSteps = (o: N8nOptions): Stored => storedInSqlite(stateFile(o));

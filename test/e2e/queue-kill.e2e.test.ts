@@ -1,10 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
-import { Redis } from 'ioredis';
-
 import { freePort } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import {
-	BURST_SCOPE,
 	burstWorkflow,
 	everyWritten,
 	expectKept,
@@ -13,10 +10,10 @@ import {
 	prepareBurstEmulator,
 	runBurst,
 	sleep,
-	storedFrom,
 	type Stored,
 } from './burst';
 import { timelines } from './kill-diagnostics';
+import { storedInRedis } from './stored';
 import { onRedis, startQueueMode, STATE_DBS, subscribeToMessages, type QueueMode } from './queue';
 
 jest.setTimeout(900_000);
@@ -88,17 +85,4 @@ describe('queue mode: every accepted message handled once, in order, a worker ki
 });
 
 /** The conversations in the Redis state store. */
-async function storedSteps(): Promise<Stored> {
-	const redis = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DBS.kill });
-	try {
-		const prefix = `messaging-bot:{scenario:${BURST_SCOPE}}:record:`;
-		const records: Array<{ key: string; value: string }> = [];
-		for (const key of await redis.keys(`${prefix}*`)) {
-			const value = await redis.hget(key, 'value');
-			if (value) records.push({ key: key.slice(prefix.length), value });
-		}
-		return storedFrom(records);
-	} finally {
-		await redis.quit();
-	}
-}
+const storedSteps = async (): Promise<Stored> => await storedInRedis(6379, STATE_DBS.kill);

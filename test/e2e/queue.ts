@@ -100,6 +100,8 @@ export type QueueOptions = {
 	workers?: number;
 	env?: Record<string, string>;
 	webhookProcessors?: number;
+	/** The port of the Redis the state store uses (default the machine's, 6379; n8n's queue stays there). */
+	statePort?: number;
 };
 
 /** n8n in queue mode: a main process and `workers` workers on PostgreSQL and Redis. */
@@ -107,12 +109,18 @@ export async function startQueueMode(
 	api: ApiSettings,
 	secret: string,
 	workflows: Workflow[],
-	{ stateDb, workers = 2, env: extraEnv = {}, webhookProcessors = 0 }: QueueOptions,
+	{
+		stateDb,
+		workers = 2,
+		env: extraEnv = {},
+		webhookProcessors = 0,
+		statePort = 6379,
+	}: QueueOptions,
 ): Promise<QueueMode> {
 	const database = `mb_e2e_${process.pid}_${Date.now()}`;
 	const userFolder = mkdtempSync(path.join(tmpdir(), 'mb-queue-'));
 	psql(`CREATE DATABASE ${database}`);
-	const state = new Redis({ host: '127.0.0.1', port: 6379, db: stateDb });
+	const state = new Redis({ host: '127.0.0.1', port: statePort, db: stateDb });
 	await state.flushdb();
 	await state.quit();
 	const env = {
@@ -139,7 +147,7 @@ export async function startQueueMode(
 			id: REDIS_CREDENTIAL_ID,
 			name: 'Messaging Bot Redis',
 			type: 'messagingBotRedisApi',
-			data: { host: '127.0.0.1', port: 6379, database: stateDb, user: '', password: '' },
+			data: { host: '127.0.0.1', port: statePort, database: stateDb, user: '', password: '' },
 		},
 	]);
 	const workerOptions: N8nOptions[] = [];

@@ -54,6 +54,9 @@ export class CrashingStore implements StateStore {
 	active(ns: string, since: number, limit: number) {
 		return this.inner.active(ns, since, limit);
 	}
+	lostWrites() {
+		return this.inner.lostWrites();
+	}
 	close() {
 		return this.inner.close();
 	}

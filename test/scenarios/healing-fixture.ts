@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: short real waits between a client's messages */
 import { compileScenario, ScenarioEngine, type MessageReceived } from '../../runtime/scenarios';
 import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
-import { HealingSession } from '../../runtime/scenarios/engine/healing-session';
+import { HealingSession } from '../../runtime/scenarios/engine/healing/session';
 import { MemoryStore, type StateStore } from '../../runtime/stores';
 import type { PROFILES } from '../emulator/profiles';
 import { stepsScenario } from '../e2e/burst';

@@ -1,4 +1,4 @@
-import { HealingSession } from '../../runtime/scenarios/engine/healing-session';
+import { HealingSession } from '../../runtime/scenarios/engine/healing/session';
 import { ScenarioEngine } from '../../runtime/scenarios';
 import { CrashingStore } from './crashing-store';
 import { healingFixture, steps } from './healing-fixture';

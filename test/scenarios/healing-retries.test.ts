@@ -1,4 +1,4 @@
-import { RETRIED_AFTER_MS } from '../../runtime/scenarios/engine/heal-need';
+import { RETRIED_AFTER_MS } from '../../runtime/scenarios/engine/healing/need';
 import { healingFixture } from './healing-fixture';
 import { PROFILES } from '../emulator/profiles';
 import { realClock } from '../helpers/client';

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: short real waits between a client's messages */
 import { ScenarioEngine, type MessageReceived } from '../../runtime/scenarios';
 import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
-import { HealingSession } from '../../runtime/scenarios/engine/healing-session';
+import { HealingSession } from '../../runtime/scenarios/engine/healing/session';
 import { MemoryStore, type StateStore } from '../../runtime/stores';
 import { CrashingStore } from './crashing-store';
 import { healingFixture, steps } from './healing-fixture';
@@ -10,7 +10,7 @@ import { clientFor, realClock } from '../helpers/client';
 import { admin, useEmulator } from '../helpers/emulator';
 
 // Healing from the client's history (A24, A39), with the emulator over HTTP under both of its
-// profiles: a process that starts again reconciles each conversation active shortly before, once,
+// profiles: a process that starts again heals each conversation active shortly before, once,
 // and applies what the client wrote and n8n never passed on, in the client's order.
 describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (profile) => {
 	const { emulator, engineOf, write, historyReads, listed, transcript, ...bench } =
@@ -73,7 +73,7 @@ describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (prof
 		expect(await historyReads()).toBe(1);
 	});
 
-	it('reconciles again on the first delivery what it reconciled before the process served webhooks', async () => {
+	it('heals again on the first delivery what it healed before the process served webhooks', async () => {
 		const before = engineOf();
 		await before.handle(await write('a1'));
 		let skew = 0;
@@ -122,11 +122,11 @@ describe.each(PROFILES)('healing from the history over HTTP (%s profile)', (prof
 			's4 got a5',
 		]);
 		expect(lost.map((m) => m.text)).toEqual(['a2', 'a3']);
-		expect(session.reconciled.has('bot_shop:cl_grace')).toBe(true);
+		expect(session.healedAt.has('bot_shop:cl_grace')).toBe(true);
 		expect(await historyReads()).toBe(1);
 	});
 
-	it('reconciles again when a worker died holding a lease (a takeover), then settles its reply', async () => {
+	it('heals again when a worker died holding a lease (a takeover), then settles its reply', async () => {
 		// Worker B has run since before; worker A dies right after saving a step (its reply leased).
 		const workerB = new ScenarioEngine({
 			scenarios: [steps],

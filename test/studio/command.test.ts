@@ -39,7 +39,7 @@ test('prints where traffic is read from, never a Redis password', async () => {
 	);
 	if (typeof started === 'number') throw new Error(printed.said.err);
 	await started.close();
-	expect(printed.said.out).toContain('Traffic from: 127.0.0.1:6379 (read only)\n');
+	expect(printed.said.out).toContain('Traffic from: 127.0.0.1:6379 database 13 (read only)\n');
 	expect(printed.said.out + printed.said.err).not.toContain('s3cret');
 });
 

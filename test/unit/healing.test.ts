@@ -3,7 +3,7 @@ import {
 	missingFrom,
 	showsMessage,
 	type InboundItem,
-} from '../../runtime/scenarios/engine/healing';
+} from '../../runtime/scenarios/engine/healing/missing';
 
 const T = Date.parse('2026-05-01T10:00:00Z');
 const at = (s: number) => new Date(T + s * 1000).toISOString();

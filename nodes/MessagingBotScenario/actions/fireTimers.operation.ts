@@ -9,7 +9,7 @@ import type { ScenarioOperation } from './types';
  * them, after a restart applies what the client's history shows of conversations active shortly
  * before that n8n never passed on, finishes replies and tag changes a stopped worker left, and fires
  * the silence timers that are due. Run it from a Schedule Trigger; several runs at once are safe.
- * One item per message applied, timer fired, conversation resumed or reconciled with the history;
+ * One item per message applied, timer fired, conversation resumed or healed from the history;
  * a client handed to a person goes to "Needs a Human".
  * It works on the conversations of its scenario (and Conversation Scope) in its storage, whichever
  * workflow handled them; the last item on "Handled" says how many it looked at.
@@ -36,7 +36,8 @@ export const fireTimers: ScenarioOperation = {
 		for (const failure of failures) {
 			handled.push({ json: { status: 'error', ...failure }, pairedItem });
 		}
-		// What each reconciliation with a client's history healed, or could not.
+		// What each healing from a client's history did, or could not. The status keeps its first
+		// name, 'reconciled': saved workflows branch on it.
 		for (const report of work.healing) {
 			handled.push({ json: { status: 'reconciled', ...report }, pairedItem });
 		}
@@ -59,6 +60,7 @@ function summaryItem(ctx: IExecuteFunctions, engine: ScenarioEngine, work: DueWo
 		resumed: count('resumed'),
 		failures: work.failures.length,
 		carried_over: work.carriedOver,
+		// Named 'reconciled' since the first version: saved workflows read it.
 		reconciled: work.healing.length,
 		healed: work.healing.reduce((n, r) => n + r.healed.length, 0),
 		...(work.notice ? { notice: work.notice } : {}),

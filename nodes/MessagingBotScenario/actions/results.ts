@@ -23,7 +23,7 @@ export function resultItem(result: HandleResult): IDataObject {
 		problems: result.problems as unknown as IDataObject[],
 		restart: result.restart ?? null,
 		late: result.late,
-		// Healing from the client's history: a message it gave, what a reconciliation did, "off".
+		// Healing from the client's history: a message it gave, what healing did, "off".
 		...(result.healed ? { healed: true } : {}),
 		...(result.healing ? { healing: result.healing as unknown as IDataObject } : {}),
 		...(result.notice ? { notice: result.notice } : {}),

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { engineFor, scenariosFor } from '../fromParameters';
 import { operations } from './index';
+import { takeStoreNotices } from '../../shared/stateStore';
 
 /** Runs the chosen operation on all input items with one engine for this execution. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -9,5 +10,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const op = operations[operation];
 	if (!op) throw new Error(`The operation "${operation}" is not known`);
 	if ('offline' in op) return await op.offline.call(this, scenariosFor(this));
-	return await op.execute.call(this, await engineFor(this));
+	const outputs = await op.execute.call(this, await engineFor(this));
+	// What the store said at connect (what a crash of it loses, a loss found), once per process.
+	const first = outputs.find((items) => items.length > 0)?.[0];
+	const notices = first ? takeStoreNotices() : [];
+	if (first && notices.length > 0) first.json.store_notice = notices.join(' ');
+	return outputs;
 }

@@ -1,7 +1,7 @@
 import type { StateStore, WriteOptions } from '../../stores/types';
-import { COUNTERS_NAMESPACE, increments } from './counter-keys';
+import { COUNTERS_NAMESPACE, increments } from '../analytics/counter-keys';
 import { decodeRecord, encodeRecord, unfinished, type ConversationRecord } from './record';
-import { stepTally } from './step-tally';
+import { stepTally } from '../analytics/tally';
 
 /**
  * A record with the version it was read or written at: what the next compare-and-set writes over.
@@ -43,7 +43,7 @@ export class ConversationStore {
 	/**
 	 * One compare-and-set; null when another writer got there first (the caller reloads).
 	 * `dequeue`: the inbox entries the write applied, taken out with it. `step`: the write saves a
-	 * step over `before`, whose counts (step-tally.ts) go in the same write.
+	 * step over `before`, whose counts (analytics/tally.ts) go in the same write.
 	 */
 	async write(
 		key: string,

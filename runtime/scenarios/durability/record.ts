@@ -29,7 +29,7 @@ export interface OutboxEntry {
 	sentId?: string;
 	/** A workflow call's outcome. */
 	result?: CallResult;
-	/** Its outcome is in the analytics counters (step-tally.ts). */
+	/** Its outcome is in the analytics counters (analytics/tally.ts). */
 	counted?: boolean;
 }
 
@@ -54,11 +54,11 @@ export interface ConversationRecord {
 	enteredAt?: number;
 	/** The client's latest-written message applied (its time when it had one): where healing reads on from. */
 	lastInbound?: { id: string; at?: number };
-	/** What the last reconciliation with the client's history did, when it did or left anything. */
+	/** What the last healing from the client's history did, when it did or left anything. */
 	healing?: HealingNote;
 }
 
-/** The outcome of reconciling a conversation with the client's history (engine/healer.ts). */
+/** The outcome of healing a conversation from the client's history (engine/healer.ts). */
 export interface HealingNote {
 	/** When (ms). */
 	at: number;
@@ -125,7 +125,7 @@ export interface ConversationView {
 	ended: boolean;
 	timer: { dueAt: number; state: string } | null;
 	outbox: ActionReport[];
-	/** The last reconciliation with the client's history that healed or left something. */
+	/** The last healing from the client's history that healed or left something. */
 	healing?: HealingNote;
 }
 

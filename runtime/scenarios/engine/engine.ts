@@ -2,7 +2,7 @@ import type { StateStore } from '../../stores/types';
 import { ScenarioValidationError } from '../format/issue';
 import { validateScenarioSet } from '../format/validate';
 import type { CompiledScenario } from '../machine/compile';
-import { arrivalHistoryOf } from './release-policy';
+import { arrivalHistoryOf } from './reorder-wait';
 import { OutboxRunner } from '../durability/outbox';
 import {
 	conversationKey,
@@ -13,8 +13,8 @@ import {
 import { ConversationStore } from '../durability/record-store';
 import { AGAIN, BOUNDS, keptChanging, retry } from '../durability/retry';
 import { DueRunner, type TimerResult } from './due';
-import { Healer } from './healer';
-import { healingSessionOf } from './healing-session';
+import { Healer } from './healing/healer';
+import { healingSessionOf } from './healing/session';
 import { ScheduledRun, type DueWork } from './scheduled-run';
 import {
 	checkEvent,
@@ -26,12 +26,13 @@ import {
 } from './inbox';
 import { InboxApplier } from './inbox-applier';
 import { KeyedQueue } from './keyed-queue';
-import { CarryOver, recordsNamespace } from './carry-over';
+import { CarryOver } from './carry-over';
+import { recordsNamespace } from './scope';
 import type { HandleResult } from './results';
 import { Stepper } from './stepper';
 import type { EngineOptions } from './options';
-import { readAnalytics, type AnalyticsQuery, type AnalyticsReport } from './analytics';
-import { DEFAULT_DAYS_KEPT } from '../durability/counter-keys';
+import { readAnalytics, type AnalyticsQuery, type AnalyticsReport } from '../analytics/reading';
+import { DEFAULT_DAYS_KEPT } from '../analytics/counter-keys';
 
 export type { EngineOptions } from './options';
 export type { DueWork } from './scheduled-run';
@@ -126,6 +127,7 @@ export class ScenarioEngine {
 			arrivals: arrivalHistoryOf(this.inbox),
 			latePolicy: this.settings.latePolicy,
 			heal: async (key, loaded, context) => await this.healer.check(key, loaded, context),
+			lossFound: () => this.healer.session.lossFound,
 		});
 		this.scheduled = new ScheduledRun({
 			store: options.store,
@@ -179,7 +181,11 @@ export class ScenarioEngine {
 			encodeInbound(message),
 			this.settings.dedupeTtlMs,
 		);
-		const noted = this.healer.note(key);
+		const noted = this.healer.takeLoss().then(async (loss) => {
+			lossSaid = loss;
+			await this.healer.note(key);
+		});
+		let lossSaid: string | undefined;
 		// Awaited in turn below: a failure is not unhandled.
 		appended.catch(() => undefined);
 		noted.catch(() => undefined);
@@ -190,7 +196,7 @@ export class ScenarioEngine {
 			const others = applied.filter((r) => r !== own);
 			const result = own ?? (await this.applier.duplicate(key, message.message_id));
 			const healing = this.healer.takeReport(key);
-			const notice = this.healer.session.takeOffNotice();
+			const notice = [lossSaid, this.healer.session.takeOffNotice()].filter(Boolean).join(' ');
 			return {
 				...result,
 				...(others.length > 0 ? { alsoApplied: others } : {}),
@@ -206,7 +212,10 @@ export class ScenarioEngine {
 	 */
 	async runDueWork(now = this.clock.now(), limit = 500): Promise<DueWork> {
 		const failures: DueWork['failures'] = [];
-		return await this.scheduled.run(now, limit, this.guarded(failures), failures);
+		const loss = await this.healer.takeLoss();
+		const work = await this.scheduled.run(now, limit, this.guarded(failures), failures);
+		if (loss) work.notice = [loss, work.notice].filter(Boolean).join(' ');
+		return work;
 	}
 
 	/** Fires the silence timers due at `now` and resumes effects a stopped worker left. */

@@ -5,10 +5,10 @@ import type { ConversationStore, Loaded, Versioned } from '../durability/record-
 import type { OutboxRunner } from '../durability/outbox';
 import type { ScenarioApi } from '../durability/perform-effect';
 import { AGAIN, BOUNDS, retry } from '../durability/retry';
-import { noteStep, stepFacts } from '../durability/step-tally';
+import { noteStep, stepFacts } from '../analytics/tally';
 import { decodeInbound, nextInOrder, type Inbound } from './inbox';
-import type { HealContext } from './heal-need';
-import { holdMs, type ArrivalHistory, type ReorderSettings } from './release-policy';
+import type { HealContext } from './healing/need';
+import { holdMs, type ArrivalHistory, type ReorderSettings } from './reorder-wait';
 import type { HandleResult, LatePolicy } from './results';
 import type { Stepper } from './stepper';
 import type { ClientProfile } from '../format/templates';
@@ -33,11 +33,16 @@ export interface InboxApplierOptions {
 	 * messages from the client's history in the inbox (engine/healer.ts), which is then read again.
 	 */
 	heal?: (key: string, loaded: Loaded, context: HealContext) => Promise<boolean>;
+	/**
+	 * When the store's loss of writes was found, if it was: a message written before then may have
+	 * been answered already, so its replies are looked for in the history before they are sent.
+	 */
+	lossFound?: () => number | undefined;
 }
 
 /**
  * Applies a conversation's inbox: one message at a time, the earliest-written first once no
- * earlier-written one can plausibly still be on its way (release-policy.ts), each step saved by compare-and-set before its effects are performed,
+ * earlier-written one can plausibly still be on its way (reorder-wait.ts), each step saved by compare-and-set before its effects are performed,
  * and the message taken out of the inbox after. Any execution or process may run it for any
  * conversation at any time: the compare-and-set decides who applies each message, once.
  */
@@ -74,8 +79,10 @@ export class InboxApplier {
 		const entries = queued.map(decodeInbound);
 		// Messages healed from the client's history too (before anything newer is applied).
 		const anchor = entries.find((e) => e.message.message_id === until)?.message;
-		if (this.options.heal && (await this.options.heal(key, loaded, { anchor, queued: entries })))
-			return AGAIN;
+		// The scheduled run (no message in hand) checks a stuck inbox as a delivery would be.
+		const stuck = until === undefined ? latestWritten(entries) : undefined;
+		const context = { anchor, queued: entries, stuck };
+		if (this.options.heal && (await this.options.heal(key, loaded, context))) return AGAIN;
 		const handled = new Set(loaded.record?.handled ?? []);
 		const done = entries.filter((e) => handled.has(e.message.message_id));
 		// Applied, but the process stopped before taking it out of the inbox.
@@ -120,9 +127,12 @@ export class InboxApplier {
 		const profile = await this.profileFor(record, message.client_id);
 		const stepped = this.options.stepper.stepMessage(record, message, profile, now);
 		if (late) noteStep(stepped.record, { event: 'message', ...stepFacts(stepped.record), late });
+		const lossFound = this.options.lossFound?.();
+		if (lossFound !== undefined && (sentAt ?? now) < lossFound)
+			checkFirst(stepped.record, message.message_id, sentAt ?? now);
 		const lastSentAt = Math.max(record?.lastSentAt ?? -Infinity, sentAt ?? -Infinity);
 		if (Number.isFinite(lastSentAt)) stepped.record.lastSentAt = lastSentAt;
-		// The client's latest-written message applied: where a reconciliation reads the history on from.
+		// The client's latest-written message applied: where a healing reads the history on from.
 		if (!late)
 			stepped.record.lastInbound = {
 				id: message.message_id,
@@ -228,4 +238,19 @@ export class InboxApplier {
 			custom_fields: found.custom_fields ?? null,
 		};
 	}
+}
+
+/** The inbox's latest-written message (by the client's own time), if any carries one. */
+function latestWritten(entries: readonly Inbound[]): Inbound['message'] | undefined {
+	let latest: Inbound | undefined;
+	for (const entry of entries)
+		if (entry.sentAt !== undefined && entry.sentAt > (latest?.sentAt ?? -Infinity)) latest = entry;
+	return latest?.message;
+}
+
+/** The step's replies are looked for in the client's history from `since` before they are sent. */
+function checkFirst(record: ConversationRecord, cause: string, since: number): void {
+	for (const entry of record.outbox)
+		if (entry.cause === cause && entry.effect.kind === 'reply' && entry.status === 'pending')
+			entry.check = { since };
 }

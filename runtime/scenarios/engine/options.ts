@@ -1,11 +1,11 @@
-import type { HealingSession } from './healing-session';
+import type { HealingSession } from './healing/session';
 import type { Clock } from '../../api/clock';
 import type { StateStore } from '../../stores/types';
 import type { CompiledScenario } from '../machine/compile';
 import type { CancellableWait } from '../durability/lease-keeper';
 import type { ScenarioApi } from '../durability/perform-effect';
 import type { WorkflowPort } from '../durability/workflow-call';
-import type { ReorderMode } from './release-policy';
+import type { ReorderMode } from './reorder-wait';
 import type { LatePolicy } from './results';
 
 /** What a ScenarioEngine runs, where it keeps its conversations, and how it behaves. */
@@ -46,7 +46,7 @@ export interface EngineOptions {
 	reorderWindowMs?: number;
 	/**
 	 * adaptive (default): a message waits only as long as deliveries have lately overtaken each
-	 * other (release-policy.ts); fixed: every message waits the whole window.
+	 * other (reorder-wait.ts); fixed: every message waits the whole window.
 	 */
 	reorderMode?: ReorderMode;
 	/** Default ignore: a late message is recorded as late and steps nothing. */
@@ -62,7 +62,7 @@ export interface EngineOptions {
 	analytics?: { daysKept?: number } | false;
 	/**
 	 * Healing from the client's history (engine/healer.ts): conversations active within
-	 * `horizonMs` (default 15 minutes) before this process began are reconciled once. `session`:
+	 * `horizonMs` (default 15 minutes) before this process began are healed once. `session`:
 	 * this process's (default: one per store and scope, begun with the first engine on them).
 	 */
 	healing?: { horizonMs?: number; session?: HealingSession };

@@ -1,5 +1,5 @@
 import type { ActionReport, ConversationView } from '../durability/record';
-import type { HealReport } from './healer';
+import type { HealReport } from './healing/healer';
 import type { Restart } from './stepper';
 
 /** What handling a message gives back, and what becomes of a late one: the engine's vocabulary. */
@@ -31,7 +31,7 @@ export interface HandleResult {
 	alsoApplied?: HandleResult[];
 	/** Read from the client's history, not from a delivery: its delivery never came (or not yet). */
 	healed?: true;
-	/** This call reconciled the conversation with the client's history: what it healed or left. */
+	/** This call healed the conversation from the client's history: what it healed or left. */
 	healing?: HealReport;
 	/** Said once per process: healing from the history is off, and why. */
 	notice?: string;

@@ -2,7 +2,7 @@ import type { StateStore } from '../../stores/types';
 import type { ConversationStore } from '../durability/record-store';
 import type { CarryOver } from './carry-over';
 import type { DueRunner, TimerResult } from './due';
-import type { Healer, HealReport } from './healer';
+import type { Healer, HealReport } from './healing/healer';
 import type { InboxApplier } from './inbox-applier';
 import type { HandleResult } from './results';
 
@@ -17,7 +17,7 @@ export interface DueWork {
 	conversations: number;
 	/** Conversations carried over from the former scope by this run. */
 	carriedOver: number;
-	/** Conversations reconciled with the client's history by this run, each with what it did. */
+	/** Conversations healed from the client's history by this run, each with what it did. */
 	healing: HealReport[];
 	/** Said once per process: healing from the history is off, and why. */
 	notice?: string;
@@ -39,7 +39,7 @@ export interface ScheduledRunParts {
 
 /**
  * The scheduled run ("Run Due Work"): what older versions left under the former scope, then the
- * conversations active shortly before this process began (reconciled with the client's history,
+ * conversations active shortly before this process began (healed from the client's history,
  * which may show messages n8n answered while starting and never passed on), then the messages
  * whose execution stopped, then unfinished effects and due timers.
  */
@@ -94,7 +94,7 @@ export class ScheduledRun {
 		return fired.filter((r): r is TimerResult => r !== undefined);
 	}
 
-	/** Reconciles the conversations noted active within the horizon this process has not. */
+	/** Heals the conversations noted active within the horizon this process has not. */
 	private async heal(now: number, limit: number, inTurn: InTurn, reports: HealReport[]) {
 		const keys = await this.p.healer.recentlyActive(now, limit);
 		const messages = await Promise.all(
@@ -103,7 +103,7 @@ export class ScheduledRun {
 		return { keys, messages: messages.flatMap((m) => m ?? []) };
 	}
 
-	/** Reconciles one conversation if it needs it, then applies what it healed. */
+	/** Heals one conversation if it needs it, then applies what it healed. */
 	private async healOne(key: string, reports: HealReport[]): Promise<HandleResult[]> {
 		const { healer, applier } = this.p;
 		const healed = await healer.ensure(key);

@@ -8,7 +8,7 @@ import {
 	type ConversationRecord,
 	type OutboxEntry,
 } from '../durability/record';
-import { noteStep } from '../durability/step-tally';
+import { noteStep } from '../analytics/tally';
 import type { MessageReceived } from './inbox';
 import type { ClientProfile, MessageFields } from '../format/templates';
 

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { RedisStore } from '../../stores/redis';
 import { SqliteStore } from '../../stores/sqlite';
 import type { StateStore } from '../../stores/types';
-import { readAnalytics, type AnalyticsReport, type VersionFunnel } from '../engine/analytics';
+import { readAnalytics, type AnalyticsReport, type VersionFunnel } from '../analytics/reading';
 import type { CliIo } from './chat';
 
 export const STATS_USAGE = `  stats --store <sqlite file | redis URL> [--scenario ID] [--from DAY --to DAY] [--per-day]

@@ -1,5 +1,5 @@
 import type { StateStore } from '../../stores/types';
-import { readAnalytics, trafficOf } from '../engine/analytics';
+import { readAnalytics, trafficOf } from '../analytics/reading';
 import type { Traffic } from './picture/traffic';
 
 /**

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: temporary files, never loaded by n8n */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -7,13 +7,25 @@ import { Redis } from 'ioredis';
 
 import { MemoryStore, type StateStore } from '../../../runtime/stores';
 import { RedisStore } from '../../../runtime/stores/redis';
-import { SqliteStore } from '../../../runtime/stores/sqlite';
+import { nodeSqlite, SqliteStore } from '../../../runtime/stores/sqlite';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Every store implementation, opened fresh per test: the contract suites run against each. */
 export type Backend = {
 	name: string;
 	open(now: () => number): StateStore;
 	reopen?: (now: () => number) => StateStore;
+	/**
+	 * Takes a backup of the store as it is now, the way its users do (a Redis snapshot, a copy of
+	 * the file). The function it gives puts the backup back in the store's place (`empty`: puts
+	 * nothing back, as a Redis without persistence comes back) and answers the store to go on
+	 * with: the same one reconnected, or one opened again. None: the store cannot lose writes
+	 * without losing the process (memory).
+	 */
+	backup?: (
+		store: StateStore,
+	) => Promise<(now: () => number, empty?: boolean) => Promise<StateStore>>;
 };
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-stores-'));
@@ -39,11 +51,49 @@ export const backends: Backend[] = [
 		name: 'sqlite',
 		open: (now) => new SqliteStore((lastFile = path.join(dir, `s${++fileNo}.sqlite`)), now),
 		reopen: (now) => new SqliteStore(lastFile, now),
+		backup: async (store) => {
+			const file = (store as SqliteStore).file;
+			const copy = `${file}.backup`;
+			// A consistent copy of a file in use, as a backup tool takes it.
+			rmSync(copy, { force: true });
+			const reader = new (nodeSqlite().DatabaseSync)(file);
+			reader.exec(`VACUUM INTO '${copy}'`);
+			reader.close();
+			return async (now, empty) => {
+				await store.close();
+				for (const log of ['-wal', '-shm']) rmSync(`${file}${log}`, { force: true });
+				if (empty) rmSync(file);
+				else copyFileSync(copy, file);
+				return new SqliteStore(file, now);
+			};
+		},
 	},
 	{
 		name: 'redis',
 		open: (now) => new RedisStore(REDIS_URL, (lastPrefix = `${redisRun}-${++fileNo}`), now),
 		reopen: (now) => new RedisStore(REDIS_URL, lastPrefix, now),
+		backup: async (store) => {
+			const prefix = lastPrefix;
+			const redis = new Redis(REDIS_URL);
+			// The marker follows a write within a few milliseconds: a snapshot holds what it held.
+			await sleep(100);
+			const keys = await redis.keys(`${prefix}:*`);
+			const dumps = await Promise.all(
+				keys.map(async (key) => [key, await redis.dumpBuffer(key)] as const),
+			);
+			await redis.quit();
+			return async (_now, empty) => {
+				await sleep(100);
+				const back = new Redis(REDIS_URL);
+				const now = await back.keys(`${prefix}:*`);
+				if (now.length > 0) await back.del(...now);
+				if (!empty) for (const [key, dump] of dumps) if (dump) await back.restore(key, 0, dump);
+				await back.quit();
+				// The store's connection drops and comes back, as it does when Redis restarts.
+				(store as unknown as { redis: Redis }).redis.disconnect(true);
+				return store;
+			};
+		},
 	},
 ];
 

@@ -258,7 +258,7 @@ describe('Redis store errors', () => {
 		const store = new RedisStore({ host: '127.0.0.1', port: 1, password: 'hunter2-secret' });
 		const failure = store.claim('d', 'x', 1000);
 		await expect(failure).rejects.toThrow(
-			/^The Redis state store at 127\.0\.0\.1:1 failed: .+Check the Messaging Bot Redis State Store credential/,
+			/^The Redis state store at 127\.0\.0\.1:1 database 0 failed: it cannot be reached \(.+\)\. Check the Messaging Bot Redis State Store credential/,
 		);
 		await expect(failure).rejects.not.toThrow(/hunter2/);
 		await store.close();

@@ -8,11 +8,11 @@ import {
 	parseField,
 	scopePrefix,
 	type CounterKey,
-} from '../durability/counter-keys';
+} from './counter-keys';
 import { END_STATE } from '../machine/setup';
 
 /**
- * The funnel read from the analytics counters (durability/step-tally.ts): per scenario version,
+ * The funnel read from the analytics counters (tally.ts): per scenario version,
  * per state what came in, what stopped there and where the rest went, and a summary. No n8n here:
  * the Scenario node, the CLI and the diagram's traffic all read this.
  */

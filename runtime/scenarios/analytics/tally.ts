@@ -1,12 +1,34 @@
-import type { StepNote } from '../machine/setup';
+import type { PersistedSnapshot } from '../machine/compile';
+import type { CallResult, Effect, StepNote } from '../machine/setup';
 import { field, waitBucket, type ScenarioRef, type VersionCounts } from './counter-keys';
-import type { ConversationRecord, OutboxEntry } from './record';
 
 /**
  * What one step counts, from the record before and after it and what the stepper noted about it:
  * the analytics counters (counter-keys.ts) written in the same compare-and-set as the record, so a
  * step lost to another writer counts nothing and a step saved counts once.
  */
+
+/** What a count reads of an effect in the record's outbox (durability/record.ts's `OutboxEntry`). */
+export interface TalliedEffect {
+	effect: Pick<Effect, 'kind'>;
+	status: 'pending' | 'sending' | 'done' | 'unknown' | 'failed';
+	result?: Pick<CallResult, 'outcome'>;
+	/** Its outcome is in the counters. */
+	counted?: boolean;
+}
+
+/**
+ * What a count reads of a stored conversation (durability/record.ts's `TalliedRecord`, which
+ * the layer below this one cannot name): where it is, whether it ended, its outbox.
+ */
+export interface TalliedRecord {
+	scenario: ScenarioRef;
+	snapshot: PersistedSnapshot;
+	ended: boolean;
+	outbox: TalliedEffect[];
+	/** When it entered its current state, written by the count. */
+	enteredAt?: number;
+}
 
 /** What the stepper knows of a step that the records before and after do not show. */
 export interface StepFacts {
@@ -19,14 +41,14 @@ export interface StepFacts {
 }
 
 // Facts travel with the record the stepper built, never stored: only the write that saves it reads them.
-const factsOf = new WeakMap<ConversationRecord, StepFacts>();
+const factsOf = new WeakMap<TalliedRecord, StepFacts>();
 
-export function noteStep<R extends ConversationRecord>(record: R, facts: StepFacts): R {
+export function noteStep<R extends TalliedRecord>(record: R, facts: StepFacts): R {
 	factsOf.set(record, facts);
 	return record;
 }
 
-export function stepFacts(record: ConversationRecord): StepFacts | undefined {
+export function stepFacts(record: TalliedRecord): StepFacts | undefined {
 	return factsOf.get(record);
 }
 
@@ -69,8 +91,8 @@ class Tally {
  * the time it entered its state), so the next write does not count them again.
  */
 export function stepTally(
-	before: ConversationRecord | undefined,
-	after: ConversationRecord,
+	before: TalliedRecord | undefined,
+	after: TalliedRecord,
 	now: number,
 ): VersionCounts[] {
 	const tally = new Tally();
@@ -108,8 +130,8 @@ export function stepTally(
 
 function countEvents(
 	tally: Tally,
-	before: ConversationRecord | undefined,
-	after: ConversationRecord,
+	before: TalliedRecord | undefined,
+	after: TalliedRecord,
 	facts: StepFacts | undefined,
 	started: boolean,
 ): void {
@@ -129,7 +151,7 @@ function countEvents(
 }
 
 /** An effect's outcome is counted with the write that records it, once. */
-function countOutcome(tally: Tally, scenario: ScenarioRef, entry: OutboxEntry): void {
+function countOutcome(tally: Tally, scenario: ScenarioRef, entry: TalliedEffect): void {
 	if (entry.counted || entry.status === 'pending' || entry.status === 'sending') return;
 	entry.counted = true;
 	const kind = entry.effect.kind;

@@ -1,6 +1,6 @@
-import type { ConversationRecord } from '../durability/record';
-import type { HistoryItem } from '../durability/sent-check';
-import type { MessageReceived } from './inbox';
+import type { ConversationRecord } from '../../durability/record';
+import type { HistoryItem } from '../../durability/sent-check';
+import type { MessageReceived } from '../inbox';
 
 /**
  * What the client's message history shows that a conversation has not applied: the pure half of
@@ -23,7 +23,7 @@ export interface Missing {
 }
 
 /**
- * What a reconciliation places the history against: a conversation's record, or, for one with no
+ * What a healing places the history against: a conversation's record, or, for one with no
  * record yet (its first messages accepted by a process that died before applying them, or never
  * passed on by n8n), nothing applied and a time from which the client's messages are its own.
  */

@@ -1,15 +1,16 @@
-import type { Clock } from '../../api/clock';
-import type { StateStore } from '../../stores/types';
-import type { ConversationRecord, HealingNote } from '../durability/record';
-import type { CancellableWait } from '../durability/lease-keeper';
-import type { ConversationStore, Loaded } from '../durability/record-store';
-import type { ScenarioApi } from '../durability/perform-effect';
-import type { HistoryRead } from '../durability/sent-check';
-import { AGAIN, BOUNDS, retry } from '../durability/retry';
-import type { HealingSession } from './healing-session';
-import { missingFrom, showsMessage, type InboundItem, type Placement } from './healing';
-import { newcomerPlacement, recordNeeds, type HealContext, type NeedFacts } from './heal-need';
-import { encodeInbound, inboxClaims, type MessageReceived } from './inbox';
+import type { Clock } from '../../../api/clock';
+import { lossNotice } from '../../../stores/loss';
+import type { StateStore } from '../../../stores/types';
+import type { ConversationRecord, HealingNote } from '../../durability/record';
+import type { CancellableWait } from '../../durability/lease-keeper';
+import type { ConversationStore, Loaded } from '../../durability/record-store';
+import type { ScenarioApi } from '../../durability/perform-effect';
+import type { HistoryRead } from '../../durability/sent-check';
+import { AGAIN, BOUNDS, retry } from '../../durability/retry';
+import type { HealingSession } from './session';
+import { missingFrom, showsMessage, type InboundItem, type Placement } from './missing';
+import { newcomerPlacement, recordNeeds, type HealContext, type NeedFacts } from './need';
+import { encodeInbound, inboxClaims, type MessageReceived } from '../inbox';
 
 export interface HealerOptions {
 	store: StateStore;
@@ -20,32 +21,39 @@ export interface HealerOptions {
 	api: ScenarioApi;
 	clock: Pick<Clock, 'now'> & Partial<Pick<Clock, 'sleep'>>;
 	session: HealingSession;
-	/** How recently a conversation must have been active to be reconciled (default 15 minutes). */
+	/** How recently a conversation must have been active to be healed (default 15 minutes). */
 	horizonMs: number;
 	dedupeTtlMs: number;
 	/** A real-time wait: how a message is kept from waiting on a slow history for ever. */
 	wait?: CancellableWait;
 }
 
-/** What one reconciliation did, for the output of the call that ran it. */
-export type HealReport = Omit<HealingNote, 'at'> & { conversation: string; off?: string };
+/** What one healing did, for the output of the call that ran it. */
+export type HealReport = Omit<HealingNote, 'at'> & {
+	conversation: string;
+	off?: string;
+	/** Healed after the store lost writes (when that was found): a rebuild from the history. */
+	afterLoss?: string;
+};
 
-/** The most of a history read for one reconciliation: 10 requests of the service's largest page. */
+/** The most of a history read for one healing: 10 requests of the service's largest page. */
 const HEAL_READ_MAX = 10_000;
 /** A history that does not yet show the message in hand is read again this often, at most. */
 const CATCH_UP_READS = 4;
 const CATCH_UP_MS = 1000;
 /**
- * The scheduled run reconciles no conversation in the first seconds of a session: a service that
+ * The scheduled run heals no conversation in the first seconds of a session: a service that
  * lists a client's message a moment after it was written (A39) has listed what n8n answered
  * while starting by then.
  */
 const SWEEP_AFTER_START_MS = 5000;
 /**
- * The longest a message waits for its conversation's reconciliation; past it, it is applied and
- * what the reconciliation still heals comes after it (late, reported).
+ * The longest a message waits for its conversation's healing; past it, it is applied and
+ * what the healing still heals comes after it (late, reported).
  */
 const HEAL_WAIT_MS = 60_000;
+/** A history that could not be read is read again for the conversation after this long, not before. */
+const REREAD_AFTER_MS = 5000;
 /** A history with no client messages turns healing off only for a conversation quiet this long. */
 const OFF_AFTER_MS = 60_000;
 
@@ -88,7 +96,7 @@ export class Healer {
 	}
 
 	/**
-	 * Reconciles the conversation if it needs it, given its record and inbox as just read. True when
+	 * Heals the conversation if it needs it, given its record and inbox as just read. True when
 	 * messages were put in its inbox (read it again). A second caller in this process waits for the
 	 * first.
 	 */
@@ -99,13 +107,17 @@ export class Healer {
 		const followsAnother = loaded.record ? undefined : await this.followsAnother();
 		const running = session.running.get(key);
 		if (running) return await this.bounded(running);
+		// The history could not be read a moment ago: not read again at once (reported then).
+		const failedAt = session.unread.get(key);
+		if (failedAt !== undefined && this.o.clock.now() - failedAt < REREAD_AFTER_MS) return false;
 		const facts: NeedFacts = { ...this.o, now: this.o.clock.now(), followsAnother };
 		const record = loaded.record;
-		const placement = record
-			? recordNeeds(key, record, facts, context.anchor) && record
-			: newcomerPlacement(key, context, facts);
+		const need = record && recordNeeds(key, record, facts, context);
+		// A lease that ran out is looked at once: noted here, the decision itself writes nothing.
+		if (need?.why === 'takeover') session.takeovers.add(need.takeover);
+		const placement = record ? need && record : newcomerPlacement(key, context, facts);
 		if (!placement) return false;
-		const run = this.reconcile(key, placement, record, context.anchor).finally(() =>
+		const run = this.heal(key, placement, record, context.anchor).finally(() =>
 			session.running.delete(key),
 		);
 		session.running.set(key, run);
@@ -124,7 +136,7 @@ export class Healer {
 		return await session.followsAnother;
 	}
 
-	/** The reconciliation's outcome, or false once HEAL_WAIT_MS has passed (it goes on). */
+	/** The healing's outcome, or false once HEAL_WAIT_MS has passed (it goes on). */
 	private async bounded(run: Promise<boolean>): Promise<boolean> {
 		const { wait } = this.o;
 		if (!wait) return await run;
@@ -141,7 +153,7 @@ export class Healer {
 	}
 
 	/**
-	 * Reads the record and reconciles it if it needs it (the scheduled run's way in). A conversation
+	 * Reads the record and heals it if it needs it (the scheduled run's way in). A conversation
 	 * this process has written since it began never needs it again: it is not looked at again.
 	 */
 	async ensure(key: string): Promise<boolean> {
@@ -150,33 +162,50 @@ export class Healer {
 		const loaded = await this.o.conversations.read(key);
 		const healed = await this.check(key, loaded, { activeBefore: true });
 		const record = loaded.record;
-		if (!session.reconciled.has(key) && (!record || record.updatedAt >= session.startedAt))
-			session.reconciled.set(key, this.o.clock.now());
+		// Written since this process began: the sweep need not look again. Not a reading of the
+		// history (a delivery's own check still decides on the healing mark alone).
+		if (!record || record.updatedAt >= session.startedAt) session.swept.add(key);
 		return healed;
 	}
 
-	/** Conversations noted active within the horizon that this process has not reconciled. */
+	/**
+	 * Takes in a loss of writes the store found (once): the session begins again, and every
+	 * conversation this process noted active is noted again, so the scheduled run rebuilds those
+	 * the store no longer knows. The notice for the output, the first time.
+	 */
+	async takeLoss(): Promise<string | undefined> {
+		const { session, store, horizonMs } = this.o;
+		const loss = await store.lostWrites();
+		if (!loss || !this.enabled || !session.restartAfterLoss(loss)) return undefined;
+		for (const [key, at] of session.noted)
+			if (loss.foundAt - at <= horizonMs) await store.noteActive(this.o.active, key, at, horizonMs);
+		return lossNotice('the state store', loss);
+	}
+
+	/** Conversations noted active within the horizon that this process has not healed. */
 	async recentlyActive(now: number, limit: number): Promise<string[]> {
 		const { session, horizonMs } = this.o;
 		const since = now - session.startedAt;
 		if (!this.enabled || session.off || since < SWEEP_AFTER_START_MS) return [];
 		// Past the horizon no record written before the start is recent enough: nothing left to heal.
 		if (since > horizonMs) {
-			session.reconciled.clear();
+			session.healedAt.clear();
+			session.swept.clear();
 			return [];
 		}
 		const keys = await this.o.store.active(this.o.active, now - this.o.horizonMs, limit);
-		return keys.filter((key) => !this.o.session.reconciled.has(key));
+		const { healedAt, swept } = this.o.session;
+		return keys.filter((key) => !healedAt.has(key) && !swept.has(key));
 	}
 
-	/** The report of a reconciliation this engine ran for the conversation, once. */
+	/** The report of a healing this engine ran for the conversation, once. */
 	takeReport(key: string): HealReport | undefined {
 		const report = this.reports.get(key);
 		this.reports.delete(key);
 		return report;
 	}
 
-	private async reconcile(
+	private async heal(
 		key: string,
 		placement: Placement,
 		/** The record placed against; none for a newcomer (nothing to note the outcome in). */
@@ -184,14 +213,17 @@ export class Healer {
 		anchor?: MessageReceived,
 	): Promise<boolean> {
 		const { session, store, clock } = this.o;
-		session.reconciled.set(key, clock.now());
+		const readAt = clock.now();
 		const report: HealReport = { conversation: key, healed: [], unplaced: 0 };
+		if (session.lossFound !== undefined)
+			report.afterLoss = new Date(session.lossFound).toISOString();
 		this.reports.set(key, report);
 		let history: InboundItem[];
 		try {
 			history = await this.readHistory(placement, anchor);
 		} catch (error) {
 			report.error = `the client's history could not be read: ${(error as Error).message}`;
+			session.unread.set(key, clock.now());
 			if (record) await this.keep(key, report);
 			return false;
 		}
@@ -213,6 +245,9 @@ export class Healer {
 			);
 			if (seq !== null) report.healed.push(message.message_id);
 		}
+		// Healed as of the reading, once what it showed is stored: a failed write leaves no mark.
+		session.healedAt.set(key, readAt);
+		session.unread.delete(key);
 		report.unplaced = missing.unplaced;
 		if (missing.unplaceable) report.error = missing.unplaceable;
 		if (record && (report.healed.length > 0 || report.unplaced > 0 || report.error))
@@ -246,7 +281,7 @@ export class Healer {
 		}
 	}
 
-	/** Writes what the reconciliation did into the record, for Get Conversation. */
+	/** Writes what the healing did into the record, for Get Conversation. */
 	private async keep(key: string, report: HealReport): Promise<void> {
 		const { conversations, clock } = this.o;
 		const note: HealingNote = {

@@ -2,7 +2,7 @@ import {
 	ArrivalHistory,
 	holdMs,
 	type ReorderSettings,
-} from '../../runtime/scenarios/engine/release-policy';
+} from '../../runtime/scenarios/engine/reorder-wait';
 
 const adaptive: ReorderSettings = { mode: 'adaptive', windowMs: 1000 };
 const T = 1_000_000;
@@ -16,7 +16,7 @@ function seen(delays: number[]): ArrivalHistory {
 const inOrder = () => seen([30, 35, 30, 40, 30, 32, 30, 31, 30, 30]);
 const msg = (id: string, at: number) => ({ id, at, sentAt: at - 30 });
 
-describe('release policy: when the next message in the client order may go', () => {
+describe('reorder wait: when the next message in the client order may go', () => {
 	it('fixed: every message waits the whole window from its acceptance', () => {
 		const fixed: ReorderSettings = { mode: 'fixed', windowMs: 1000 };
 		expect(holdMs(msg('m', T), fixed, inOrder(), T)).toBe(1000);

@@ -1,18 +1,26 @@
-import type { StateStore } from '../../stores/types';
+import type { LostWrites } from '../../../stores/loss';
+import type { StateStore } from '../../../stores/types';
 
 /**
  * What one process knows of healing for one scope: when it started working on it, which
- * conversations it has reconciled with the client's history, which reconciliation is running now
+ * conversations it has healed from the client's history, which healing is running now
  * (so a second execution of the same conversation waits for it instead of reading again), and
  * whether the history turned out to show no client messages at all (healing off). Kept per store
  * and scope, in the process's memory: a restart starts a new session, which is the point.
  */
 export class HealingSession {
-	/** Conversations reconciled, each with when (ms). */
-	readonly reconciled = new Map<string, number>();
+	/**
+	 * Conversations healed, each with when the history was read (ms): set only once what that
+	 * reading showed is stored.
+	 */
+	readonly healedAt = new Map<string, number>();
+	/** Conversations whose history could not be read, each with when (ms): not healed. */
+	readonly unread = new Map<string, number>();
+	/** Conversations the scheduled run found written since this process began: not swept again. */
+	readonly swept = new Set<string>();
 	/**
 	 * When this process first handled a delivery. n8n may run scheduled work before it serves
-	 * webhooks (a slow start answers them 404 or not at all): a reconciliation before then is
+	 * webhooks (a slow start answers them 404 or not at all): a healing before then is
 	 * provisional, made again on the conversation's first delivery.
 	 */
 	firstDelivery?: number;
@@ -30,7 +38,27 @@ export class HealingSession {
 	/** History reads made for healing, for the figures. */
 	reads = 0;
 
-	constructor(readonly startedAt: number) {}
+	/** When the store's loss of writes this session took in was found (once per loss). */
+	lossFound?: number;
+
+	constructor(public startedAt: number) {}
+
+	/**
+	 * Begins again after the store lost acknowledged writes: everything written before is as after
+	 * a restart (healed from the history before it is trusted), and every conversation this process
+	 * noted active counts as known before. False when this loss was taken in already.
+	 */
+	restartAfterLoss(loss: LostWrites): boolean {
+		if (this.lossFound === loss.foundAt) return false;
+		this.lossFound = loss.foundAt;
+		this.startedAt = loss.foundAt;
+		this.firstDelivery = loss.foundAt;
+		this.healedAt.clear();
+		this.swept.clear();
+		this.unread.clear();
+		this.followsAnother = Promise.resolve(true);
+		return true;
+	}
 
 	/** The reason healing is off, the first time it is asked for after it went off. */
 	takeOffNotice(): string | undefined {

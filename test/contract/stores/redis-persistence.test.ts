@@ -1,0 +1,58 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test tooling: Redis servers of the test's own, never loaded by n8n */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { RedisStore } from '../../../runtime/stores/redis';
+import { persistenceWarning } from '../../../runtime/stores/redis-persistence';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'mb-redis-persist-'));
+const servers: ChildProcess[] = [];
+afterAll(() => {
+	for (const server of servers) server.kill('SIGKILL');
+	rmSync(dir, { recursive: true, force: true });
+});
+
+let nextPort = 6440 + (process.pid % 40);
+async function redisWith(...args: string[]): Promise<RedisStore> {
+	const port = nextPort++;
+	const own = mkdtempSync(path.join(dir, 'r'));
+	servers.push(spawn('redis-server', ['--port', String(port), '--dir', own, ...args]));
+	await new Promise((resolve) => setTimeout(resolve, 300));
+	return new RedisStore({ host: '127.0.0.1', port });
+}
+
+// At connect the Redis store reads how its Redis persists, and says what a crash of it loses.
+describe('what a crash of the Redis loses, read at connect', () => {
+	it('with the default snapshots and no append-only file: every write since the last snapshot', async () => {
+		const store = await redisWith('--save', '3600 1 300 100 60 10000', '--appendonly', 'no');
+		const loss = await store.crashLoss();
+		expect(loss).toMatch(/^every write since its last snapshot .+save "3600 1 300 100 60 10000"/);
+		const warning = persistenceWarning(store.where, loss as string);
+		process.stdout.write(`connect-time warning: ${warning}\n`);
+		expect(warning).toMatch(
+			/^The Redis state store at 127\.0\.0\.1:\d+ database 0 can lose writes/,
+		);
+		await store.close();
+	});
+
+	it('with no persistence at all: everything', async () => {
+		const store = await redisWith('--save', '', '--appendonly', 'no');
+		expect(await store.crashLoss()).toMatch(/^everything: it keeps nothing on disk/);
+		await store.close();
+	});
+
+	it('with the append-only file and fsync on every write: nothing, so nothing is said', async () => {
+		const store = await redisWith('--appendonly', 'yes', '--appendfsync', 'always');
+		expect(await store.crashLoss()).toBeUndefined();
+		await store.close();
+	});
+
+	it('with CONFIG disabled: falls back on INFO persistence and says it could not read the rest', async () => {
+		const store = await redisWith('--save', '60 1', '--rename-command', 'CONFIG', '');
+		expect(await store.crashLoss()).toMatch(/CONFIG GET was refused/);
+		expect(await store.claim('d', 'a', 1000)).toBe(true);
+		await store.close();
+	});
+});

@@ -1,0 +1,136 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- end-to-end tooling: runs a real n8n and a Redis of the test's own, never loaded by n8n */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { Redis } from 'ioredis';
+
+import { freePort } from '../../scripts/lib/n8n-process';
+import { startEmulator, type RunningEmulator } from '../emulator';
+import {
+	burstWorkflow,
+	everyWritten,
+	expectKept,
+	outcome,
+	prepareBurstEmulator,
+	runBurst,
+	sleep,
+	type BurstPlan,
+} from './burst';
+import { storedInRedis } from './stored';
+import { onRedis, startQueueMode, subscribeToMessages, type QueueMode } from './queue';
+
+jest.setTimeout(900_000);
+
+const SECRET = ['whsec', 'redis', 'loss'].join('_');
+const PLAN: BurstPlan = {
+	clients: Number(process.env.MB_FAULT_CLIENTS ?? 20),
+	perClient: Number(process.env.MB_FAULT_PER_CLIENT ?? 6),
+	gapMs: 1000,
+	copies: 0,
+};
+const SERVICE_RETRIES_SCALED = [60_000, 300_000, 900_000].map((ms) => ms / 15);
+/** The state store's Redis database in the test's own Redis. */
+const STATE_DB = 0;
+
+/** A Redis as a user gets it by default: RDB snapshots on the default schedule, no append-only file. */
+function startRedis(port: number, dir: string): ChildProcess {
+	return spawn(
+		'redis-server',
+		[
+			'--port',
+			String(port),
+			'--dir',
+			dir,
+			'--save',
+			'3600 1 300 100 60 10000',
+			'--appendonly',
+			'no',
+		],
+		{ stdio: 'ignore' },
+	);
+}
+
+// Queue mode (main, two workers, PostgreSQL; n8n's queue on the machine's Redis) with the bot's
+// state in a Redis of the test's own, SIGKILLed mid-burst after a snapshot and started again: it
+// comes back without the writes since. No reply is sent twice, no conversation starts over, and
+// the loss is said.
+describe('queue mode: the state Redis killed and restarted from an older snapshot', () => {
+	let emulator: RunningEmulator;
+	let n8n: QueueMode;
+	let redis: ChildProcess;
+	let url: string;
+	let port: number;
+	const dir = mkdtempSync(path.join(tmpdir(), 'mb-redis-loss-'));
+	const clientIds: string[] = [];
+
+	beforeAll(async () => {
+		port = await freePort();
+		redis = startRedis(port, dir);
+		await sleep(300);
+		emulator = await startEmulator();
+		clientIds.push(...(await prepareBurstEmulator(emulator, SERVICE_RETRIES_SCALED)));
+		const ownPort = await freePort();
+		const workflow = onRedis(burstWorkflow({}, {}, ownPort));
+		n8n = await startQueueMode(
+			{ baseUrl: emulator.baseUrl, apiKey: emulator.apiKey, rateLimit: 100, rateWindowSeconds: 1 },
+			SECRET,
+			[workflow],
+			{ stateDb: STATE_DB, statePort: port, env: JSON.parse(process.env.MB_QUEUE_ENV ?? '{}') },
+		);
+		url = `http://127.0.0.1:${ownPort}/messaging-bot`;
+		await subscribeToMessages(emulator, url, SECRET);
+	}, 900_000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await emulator?.close();
+		redis?.kill('SIGKILL');
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	it('sends no reply twice, starts no conversation over, and says the loss', async () => {
+		const started = Date.now();
+		const killer = (async () => {
+			await sleep(2500);
+			const client = new Redis({ port });
+			await client.bgsave();
+			await client.quit();
+			await sleep(2500);
+			redis.kill('SIGKILL');
+			await sleep(1000);
+			redis = startRedis(port, dir);
+		})();
+		await runBurst(emulator, () => url, clientIds, PLAN);
+		await killer;
+		const { final, summary } = await outcome(emulator, clientIds, PLAN, storedSteps, true);
+		const written = await everyWritten(emulator, clientIds, PLAN, await storedSteps());
+		const logs = [n8n.main, ...n8n.workers].map((p) => p.log()).join('\n');
+		const said = (pattern: RegExp) => logs.split('\n').filter((line) => pattern.test(line));
+		const warnings = said(/can lose writes it has acknowledged/);
+		const losses = said(/lost writes it had acknowledged/);
+		process.stdout.write(
+			`redis loss test: ${JSON.stringify({
+				...summary,
+				everyWritten: {
+					lost: written.lost,
+					late: written.late,
+					duplicates: written.duplicates,
+					outOfStep: written.outOfStep,
+				},
+				connectWarning: warnings[0],
+				lossesSaid: losses.length,
+				lossExample: losses[0],
+				seconds: Math.round((Date.now() - started) / 1000),
+			})}\n`,
+		);
+		expectKept(final, PLAN, PLAN.clients);
+		// No reply twice; no conversation begun again (its replies would go back to step 0).
+		expect([written.duplicates, written.outOfStep]).toEqual([0, 0]);
+		expect(warnings.length).toBeGreaterThan(0);
+		expect(losses.length).toBeGreaterThan(0);
+	});
+
+	const storedSteps = async () => await storedInRedis(port, STATE_DB);
+});
