@@ -37,7 +37,8 @@ export class MessagingBot implements INodeType {
 		description: 'Send bot messages, manage clients and tags, and read bot statistics',
 		defaults: { name: 'Messaging Bot' },
 		// Used as is by the editor's Docs link (the codex URL would get tracking added after the anchor).
-		documentationUrl: 'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-node-messaging-bot',
+		documentationUrl:
+			'https://www.npmjs.com/package/n8n-nodes-messaging-bot#the-node-messaging-bot',
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -29,7 +29,13 @@ import { botFilterProperties, selectedBots } from '../shared/botFilter';
 import { getBots } from '../shared/listSearch';
 import { scenarioInbox } from '../shared/conversationScope';
 import { messagingBotWebhookSecrets } from '../shared/secretsTest';
-import { messagingBotRedisPing, nodeStateStore, stateStoreProperty } from '../shared/stateStore';
+import {
+	messagingBotPostgresPing,
+	messagingBotRedisPing,
+	postgresStoreCredential,
+	nodeStateStore,
+	stateStoreProperty,
+} from '../shared/stateStore';
 
 /** How long one execution may keep the next from starting (it is started anyway after). */
 const EXECUTION_WAIT_MS = 120_000;
@@ -67,6 +73,7 @@ export class MessagingBotPortTrigger implements INodeType {
 				testedBy: 'messagingBotRedisPing',
 				displayOptions: { show: { stateStore: ['redis'] } },
 			},
+			postgresStoreCredential,
 		],
 		properties: [
 			{
@@ -105,7 +112,10 @@ export class MessagingBotPortTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets }, loadOptions: { getBots } };
+	methods = {
+		credentialTest: { messagingBotPostgresPing, messagingBotRedisPing, messagingBotWebhookSecrets },
+		loadOptions: { getBots },
+	};
 
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const options = this.getNodeParameter('options', {}) as IDataObject;

@@ -9,7 +9,13 @@ import {
 import exampleScenario from '../../examples/scenarios/order-status.json';
 import { operationFields, operationProperty } from './actions';
 import { router } from './actions/router';
-import { messagingBotRedisPing, statePathOption, stateStoreProperty } from '../shared/stateStore';
+import {
+	messagingBotPostgresPing,
+	messagingBotRedisPing,
+	postgresStoreCredential,
+	statePathOption,
+	stateStoreProperty,
+} from '../shared/stateStore';
 import { conversationScopeOption } from '../shared/conversationScope';
 
 /** The order-status example, less its editor-only schema link: a starting point users edit in place. */
@@ -53,6 +59,7 @@ export class MessagingBotScenario implements INodeType {
 				// Shown with the Storage parameter: Test Conversation has none, Get Diagram only to draw traffic.
 				displayOptions: { show: { stateStore: ['redis'] } },
 			},
+			postgresStoreCredential,
 		],
 		properties: [
 			operationProperty,
@@ -173,7 +180,7 @@ export class MessagingBotScenario implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { messagingBotRedisPing } };
+	methods = { credentialTest: { messagingBotPostgresPing, messagingBotRedisPing } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

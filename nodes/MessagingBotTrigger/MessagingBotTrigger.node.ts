@@ -22,7 +22,13 @@ import { botFilterProperties, selectedBots } from '../shared/botFilter';
 import { getBots } from '../shared/listSearch';
 import { scenarioInbox } from '../shared/conversationScope';
 import { messagingBotWebhookSecrets } from '../shared/secretsTest';
-import { messagingBotRedisPing, nodeStateStore, stateStoreProperty } from '../shared/stateStore';
+import {
+	messagingBotPostgresPing,
+	messagingBotRedisPing,
+	postgresStoreCredential,
+	nodeStateStore,
+	stateStoreProperty,
+} from '../shared/stateStore';
 
 export class MessagingBotTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -57,6 +63,7 @@ export class MessagingBotTrigger implements INodeType {
 				testedBy: 'messagingBotRedisPing',
 				displayOptions: { show: { stateStore: ['redis'] } },
 			},
+			postgresStoreCredential,
 		],
 		webhooks: [
 			{
@@ -106,7 +113,10 @@ export class MessagingBotTrigger implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets }, loadOptions: { getBots } };
+	methods = {
+		credentialTest: { messagingBotPostgresPing, messagingBotRedisPing, messagingBotWebhookSecrets },
+		loadOptions: { getBots },
+	};
 
 	// Subscriptions are made in the service dashboard; the service has no API for them (A34).
 	// These methods only remember which URL this workflow published, so n8n can tell it is set up.

@@ -7,6 +7,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import type { PostgresCredential } from '../../runtime/stores/postgres-options';
 import type { RedisCredential } from '../../runtime/stores/redis-options';
 import type { StateStore } from '../../runtime/stores/types';
 
@@ -30,6 +31,12 @@ export function stateStoreProperty(what: string): INodeProperties {
 				description:
 					'For n8n in queue mode (several processes): every process then sees the same data. Use the Redis the queue runs on.',
 			},
+			{
+				name: 'PostgreSQL (for Queue Mode)',
+				value: 'postgres',
+				description:
+					"For n8n in queue mode: every process sees the same data, and what was saved survives a crash of the database server. n8n's own PostgreSQL will do.",
+			},
 		],
 		description: `Where ${what} are kept. Keep the default unless n8n runs in queue mode.`,
 	};
@@ -50,7 +57,7 @@ export function statePathOption(what: string): INodeProperties {
 /**
  * The store the node's parameters chose: one shared connection per file or Redis per process.
  * `getCredentials` is the node context's; the Redis credential is read only when it is needed.
- * Each store's module (node:sqlite, ioredis) is loaded only when that store is chosen.
+ * Each store's module (node:sqlite, ioredis, pg) is loaded only when that store is chosen.
  */
 export async function openStateStore(
 	kind: string,
@@ -60,6 +67,12 @@ export async function openStateStore(
 	if (kind === 'redis') {
 		const { sharedRedisStore } = await import('../../runtime/stores/redis');
 		return sharedRedisStore((await getCredentials('messagingBotRedisApi')) as RedisCredential);
+	}
+	if (kind === 'postgres') {
+		const { sharedPostgresStore } = await import('../../runtime/stores/postgres');
+		return sharedPostgresStore(
+			(await getCredentials('messagingBotPostgresApi')) as PostgresCredential,
+		);
 	}
 	const { sharedSqliteStore } = await import('../../runtime/stores/sqlite');
 	return sharedSqliteStore(statePath.trim() || undefined);
@@ -106,3 +119,24 @@ export async function messagingBotRedisPing(
 				message: `Could not reach Redis at ${c.host || 'localhost'}:${c.port || 6379}: ${problem}`,
 			};
 }
+
+/** The PostgreSQL credential's test: connect and SELECT 1, with what went wrong in words. */
+export async function messagingBotPostgresPing(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const c = (credential.data ?? {}) as PostgresCredential;
+	const { pingPostgres } = await import('../../runtime/stores/postgres');
+	const problem = await pingPostgres(c);
+	return problem === null
+		? { status: 'OK', message: 'Connected: PostgreSQL answered SELECT 1' }
+		: { status: 'Error', message: problem };
+}
+
+/** The PostgreSQL credential of a node with a Storage parameter, shown when it is chosen. */
+export const postgresStoreCredential = {
+	name: 'messagingBotPostgresApi',
+	required: true,
+	testedBy: 'messagingBotPostgresPing',
+	displayOptions: { show: { stateStore: ['postgres'] } },
+};
