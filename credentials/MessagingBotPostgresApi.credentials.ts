@@ -80,6 +80,14 @@ export class MessagingBotPostgresApi implements ICredentialType {
 				"Where the tables are made on first use (letters, digits, underscores). A schema of its own keeps them apart from n8n's tables.",
 		},
 		{
+			displayName: 'Flush Each Write to Disk',
+			name: 'flushEachWrite',
+			type: 'boolean',
+			default: true,
+			description:
+				"Whether each write waits until PostgreSQL has it on disk (PostgreSQL's default). Off: several times faster where the disk flushes slowly, but a crash of the database server (not of n8n) loses the last fraction of a second of writes, and some replies may then be sent twice.",
+		},
+		{
 			displayName: 'Maximum Connections',
 			name: 'maxConnections',
 			type: 'number',

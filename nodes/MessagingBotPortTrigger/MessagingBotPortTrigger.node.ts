@@ -32,7 +32,6 @@ import { messagingBotWebhookSecrets } from '../shared/secretsTest';
 import {
 	messagingBotPostgresPing,
 	messagingBotRedisPing,
-	postgresStoreCredential,
 	nodeStateStore,
 	stateStoreProperty,
 } from '../shared/stateStore';
@@ -73,7 +72,12 @@ export class MessagingBotPortTrigger implements INodeType {
 				testedBy: 'messagingBotRedisPing',
 				displayOptions: { show: { stateStore: ['redis'] } },
 			},
-			postgresStoreCredential,
+			{
+				name: 'messagingBotPostgresApi',
+				required: true,
+				testedBy: 'messagingBotPostgresPing',
+				displayOptions: { show: { stateStore: ['postgres'] } },
+			},
 		],
 		properties: [
 			{

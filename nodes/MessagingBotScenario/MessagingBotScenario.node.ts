@@ -12,7 +12,6 @@ import { router } from './actions/router';
 import {
 	messagingBotPostgresPing,
 	messagingBotRedisPing,
-	postgresStoreCredential,
 	statePathOption,
 	stateStoreProperty,
 } from '../shared/stateStore';
@@ -59,7 +58,12 @@ export class MessagingBotScenario implements INodeType {
 				// Shown with the Storage parameter: Test Conversation has none, Get Diagram only to draw traffic.
 				displayOptions: { show: { stateStore: ['redis'] } },
 			},
-			postgresStoreCredential,
+			{
+				name: 'messagingBotPostgresApi',
+				required: true,
+				testedBy: 'messagingBotPostgresPing',
+				displayOptions: { show: { stateStore: ['postgres'] } },
+			},
 		],
 		properties: [
 			operationProperty,

@@ -25,7 +25,6 @@ import { messagingBotWebhookSecrets } from '../shared/secretsTest';
 import {
 	messagingBotPostgresPing,
 	messagingBotRedisPing,
-	postgresStoreCredential,
 	nodeStateStore,
 	stateStoreProperty,
 } from '../shared/stateStore';
@@ -63,7 +62,12 @@ export class MessagingBotTrigger implements INodeType {
 				testedBy: 'messagingBotRedisPing',
 				displayOptions: { show: { stateStore: ['redis'] } },
 			},
-			postgresStoreCredential,
+			{
+				name: 'messagingBotPostgresApi',
+				required: true,
+				testedBy: 'messagingBotPostgresPing',
+				displayOptions: { show: { stateStore: ['postgres'] } },
+			},
 		],
 		webhooks: [
 			{

@@ -132,11 +132,3 @@ export async function messagingBotPostgresPing(
 		? { status: 'OK', message: 'Connected: PostgreSQL answered SELECT 1' }
 		: { status: 'Error', message: problem };
 }
-
-/** The PostgreSQL credential of a node with a Storage parameter, shown when it is chosen. */
-export const postgresStoreCredential = {
-	name: 'messagingBotPostgresApi',
-	required: true,
-	testedBy: 'messagingBotPostgresPing',
-	displayOptions: { show: { stateStore: ['postgres'] } },
-};

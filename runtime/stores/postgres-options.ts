@@ -15,6 +15,12 @@ export type PostgresCredential = {
 	caCertificate?: string;
 	schema?: string;
 	maxConnections?: number;
+	/**
+	 * False: commits return before PostgreSQL has flushed them (synchronous_commit off), several
+	 * times faster where a flush is slow; a crash of the server (not of n8n) then loses the last
+	 * fraction of a second of writes. Default true.
+	 */
+	flushEachWrite?: boolean;
 };
 
 /** Where the store is, as errors say it (never the password). */

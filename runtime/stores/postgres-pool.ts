@@ -20,6 +20,7 @@ function brokenBy(error: unknown): Error | undefined {
 	return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? undefined : (error as Error);
 }
 
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- runtime/ imports nothing from n8n: a pause between attempts to reach a server that is restarting
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How long an operation keeps trying to connect (a server restarting), and how often. */
@@ -53,6 +54,10 @@ export class PostgresPool {
 		const pool = new Pool(postgresPoolConfig(this.credential, this.tlsFallback));
 		// An idle connection the server closed (a restart) is dropped; its error must not crash n8n.
 		pool.on('error', () => undefined);
+		if (this.credential.flushEachWrite === false)
+			pool.on('connect', (client) => {
+				client.query('SET synchronous_commit = off').catch(() => undefined);
+			});
 		return pool;
 	}
 

@@ -38,7 +38,14 @@ export async function startListener(options: ListenerOptions): Promise<RunningLi
 			return;
 		}
 		readBody(req, maxBytes).then(
-			async (raw) => answer(await options.receive({ raw, headers: req.headers })),
+			async (raw) =>
+				answer(
+					// Not kept (its store failed, say): 503 with the reason, so the service retries it.
+					await options.receive({ raw, headers: req.headers }).catch((error: Error) => ({
+						status: 503,
+						body: { success: false, message: error.message },
+					})),
+				),
 			(error: Error) => answer({ status: 413, body: { success: false, message: error.message } }),
 		);
 	});

@@ -10,6 +10,8 @@ import { createTestDatabase, dropTestDatabase, queryTest } from '../../helpers/p
 // What only the PostgreSQL store has: its schema made on first use or by hand, its errors.
 let pg: PostgresCredential;
 const role = `mb_limited_${process.pid}`;
+/** A password the errors must never show (trust auth ignores it). */
+const NOT_PRINTED = ['not', 'printed', '1234'].join('-');
 beforeAll(async () => {
 	pg = await createTestDatabase('pgstore');
 });
@@ -44,7 +46,7 @@ describe('PostgreSQL store: its schema', () => {
 	it('works for a user without CREATE rights once the DDL of the docs was run by hand', async () => {
 		await queryTest(pg, `CREATE ROLE ${role} LOGIN`);
 		await queryTest(pg, `REVOKE CREATE ON DATABASE ${pg.database} FROM PUBLIC`);
-		const limited = { ...pg, user: role, schema: 'by_hand', password: 'not-printed-1234' };
+		const limited = { ...pg, user: role, schema: 'by_hand', password: NOT_PRINTED };
 		const refused = new PostgresStore(limited);
 		const failure = refused.claim('d', 'x', 1000);
 		await expect(failure).rejects.toThrow(
