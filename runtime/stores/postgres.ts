@@ -9,6 +9,7 @@ import {
 } from './postgres-options';
 import { PostgresPool } from './postgres-pool';
 import { checkSchemaName } from './postgres-schema';
+import { sharedStores } from './shared';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
 
 /**
@@ -208,23 +209,16 @@ function entries(
 	}));
 }
 
-const open = new Map<string, PostgresStore>();
+const shared = sharedStores(
+	(c: PostgresCredential) =>
+		JSON.stringify({ ...postgresPoolConfig(c), schema: postgresSchema(c) }),
+	(c: PostgresCredential) => new PostgresStore(c),
+);
 
-/** One pool per database, user and schema for the whole process: every execution shares it. */
-export function sharedPostgresStore(c: PostgresCredential): PostgresStore {
-	const id = JSON.stringify({ ...postgresPoolConfig(c), schema: postgresSchema(c) });
-	let store = open.get(id);
-	if (!store) {
-		store = new PostgresStore(c);
-		open.set(id, store);
-	}
-	return store;
-}
+/** One pool per server, database, user and schema for the whole process. */
+export const sharedPostgresStore = (c: PostgresCredential): PostgresStore => shared.get(c);
 
-export async function closeSharedPostgresStores(): Promise<void> {
-	for (const store of open.values()) await store.close();
-	open.clear();
-}
+export const closeSharedPostgresStores = (): Promise<void> => shared.closeAll();
 
 /** Connects once and runs SELECT 1: the credential test. Resolves to an error message, or null. */
 export async function pingPostgres(c: PostgresCredential): Promise<string | null> {
