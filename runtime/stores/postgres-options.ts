@@ -58,3 +58,32 @@ export function postgresPoolConfig(c: PostgresCredential, tls = false): PoolConf
 		application_name: 'n8n-nodes-messaging-bot',
 	};
 }
+
+const SSL_MODES: Record<string, PostgresCredential['ssl']> = {
+	disable: 'disable',
+	allow: 'allow',
+	prefer: 'allow',
+	require: 'require',
+	'verify-ca': 'verify',
+	'verify-full': 'verify',
+};
+
+export const isPostgresUrl = (where: string) => /^postgres(ql)?:\/\//.test(where);
+
+/**
+ * A postgres://user:password@host:port/database?schema=…&sslmode=… URL as the credential's
+ * fields (for the CLI and the studio, which take a store as one argument).
+ */
+export function postgresFromUrl(where: string): PostgresCredential {
+	const url = new URL(where);
+	const mode = url.searchParams.get('sslmode');
+	return {
+		host: decodeURIComponent(url.hostname) || undefined,
+		port: Number(url.port) || undefined,
+		database: decodeURIComponent(url.pathname.slice(1)) || undefined,
+		user: decodeURIComponent(url.username) || undefined,
+		password: decodeURIComponent(url.password) || undefined,
+		schema: url.searchParams.get('schema') ?? undefined,
+		ssl: (mode && SSL_MODES[mode]) || 'disable',
+	};
+}

@@ -43,7 +43,10 @@ export class PostgresPool {
 	private tlsFallback = false;
 	readonly where: string;
 
-	constructor(private readonly credential: PostgresCredential) {
+	constructor(
+		private readonly credential: PostgresCredential,
+		private readonly migrates = true,
+	) {
 		this.where = postgresWhere(credential);
 		this.schema = quoteIdentifier(credential.schema || 'messaging_bot');
 		this.sql = statements(this.schema);
@@ -92,7 +95,7 @@ export class PostgresPool {
 		values: unknown[],
 	): Promise<{ rows: R[]; rowCount: number } | null> {
 		if (!this.ready)
-			this.ready = this.migrate().catch((error: unknown) => {
+			this.ready = (this.migrates ? this.migrate() : Promise.resolve()).catch((error: unknown) => {
 				this.ready = null;
 				throw error;
 			});

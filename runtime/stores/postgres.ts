@@ -26,11 +26,16 @@ export class PostgresStore implements StateStore {
 	private readonly writing = new Set<Promise<unknown>>();
 	private sweeping: Promise<unknown> | null = null;
 
+	/** `migrate: false`: the tables are used as they are, never made (a reader's open). */
 	constructor(
 		credential: PostgresCredential,
 		private readonly now: () => number = () => Date.now(),
+		options: { migrate?: boolean } = {},
 	) {
-		this.db = new PostgresPool({ ...credential, schema: postgresSchema(credential) });
+		this.db = new PostgresPool(
+			{ ...credential, schema: postgresSchema(credential) },
+			options.migrate ?? true,
+		);
 	}
 
 	/** host:port and database, for errors a user can act on (never the password). */
@@ -227,14 +232,22 @@ export async function pingPostgres(c: PostgresCredential): Promise<string | null
 	} catch (error) {
 		return (error as Error).message;
 	}
-	const client = new Client({ ...postgresPoolConfig(c), connectionTimeoutMillis: 5_000 });
+	let failure = await selectOne(c, false);
+	// SSL "allow": a server that insists on TLS gets it, as the store's connections do.
+	if (c.ssl === 'allow' && /no encryption/.test(String(failure)))
+		failure = await selectOne(c, true);
+	return failure === undefined ? null : storeFailure(postgresWhere(c), failure).message;
+}
+
+async function selectOne(c: PostgresCredential, tls: boolean): Promise<unknown> {
+	const client = new Client({ ...postgresPoolConfig(c, tls), connectionTimeoutMillis: 5_000 });
 	client.on('error', () => undefined);
 	try {
 		await client.connect();
 		await client.query('SELECT 1');
-		return null;
+		return undefined;
 	} catch (error) {
-		return storeFailure(postgresWhere(c), error).message;
+		return error;
 	} finally {
 		await client.end().catch(() => undefined);
 	}

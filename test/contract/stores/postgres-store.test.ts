@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { PostgresCredential } from '../../../runtime/stores/postgres-options';
 import { pingPostgres, PostgresStore } from '../../../runtime/stores/postgres';
 import { postgresDdl } from '../../../runtime/stores/postgres-schema';
+import { openCountersReadOnly } from '../../../runtime/stores/read-only';
 import { createTestDatabase, dropTestDatabase, queryTest } from '../../helpers/postgres-db';
 
 // What only the PostgreSQL store has: its schema made on first use or by hand, its errors.
@@ -72,6 +73,38 @@ describe('PostgreSQL store: its schema', () => {
 	it('the docs print the DDL in full, as the store runs it', () => {
 		const docs = readFileSync(path.join(__dirname, '../../../docs/postgres-store.md'), 'utf8');
 		expect(docs).toContain(postgresDdl());
+	});
+});
+
+describe('PostgreSQL store read by the CLI and the studio (a postgres:// URL)', () => {
+	const url = (schema: string) =>
+		`postgres://postgres@${pg.host}:${pg.port}/${pg.database}?schema=${schema}`;
+
+	it('reads the counters a store wrote', async () => {
+		const store = new PostgresStore({ ...pg, schema: 'read_me' });
+		const counters = {
+			namespace: 'n',
+			hashes: [{ key: 'k|day', incr: { a: 2 }, expiresAt: 2 * Date.now() }],
+		};
+		await store.write('c', 'k', 'v', 0, { counters });
+		await store.close();
+		const reader = openCountersReadOnly(url('read_me'));
+		expect(reader.where).toBe(`${pg.host}:${pg.port}, database ${pg.database}`);
+		expect(await reader.counters('n', 'k|')).toEqual([{ key: 'k|day', fields: { a: 2 } }]);
+		await reader.close();
+	});
+
+	it('makes nothing where there is no store, and says so', async () => {
+		const reader = openCountersReadOnly(url('nothing_here'));
+		await expect(reader.counters('n', '')).rejects.toThrow(
+			/failed: the store's tables do not exist/,
+		);
+		await reader.close();
+		const schemas = await queryTest(
+			pg,
+			"SELECT 1 FROM pg_namespace WHERE nspname = 'nothing_here'",
+		);
+		expect(schemas).toEqual([]);
 	});
 });
 
