@@ -33,6 +33,11 @@ const CAUSES: Array<[RegExp, string, string]> = [
 		'Create it, or let the store create it (CREATE rights on the database).',
 	],
 	[
+		/^42P01$/,
+		"the store's tables do not exist",
+		'Run a workflow with this store once (it makes them), or run the DDL of docs/postgres-store.md.',
+	],
+	[
 		/^42501$/,
 		'permission denied',
 		'Grant the user CREATE on the database, or run the DDL of docs/postgres-store.md as an owner and grant the user its tables.',
