@@ -27,8 +27,8 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
 const PG_TAKE = (table: string) => `
-UPDATE ${table} SET slots = array_append(ARRAY(SELECT s FROM unnest(slots) s WHERE s > $2 - $3), $2)
-WHERE key = $1 AND cardinality(ARRAY(SELECT s FROM unnest(slots) s WHERE s > $2 - $3)) < $4
+UPDATE ${table} SET slots = array_append(ARRAY(SELECT s FROM unnest(slots) s WHERE s > $2::bigint - $3::bigint), $2::bigint)
+WHERE key = $1 AND cardinality(ARRAY(SELECT s FROM unnest(slots) s WHERE s > $2::bigint - $3::bigint)) < $4::int
 RETURNING cardinality(slots)`;
 
 type Take = (i: number) => Promise<unknown>;

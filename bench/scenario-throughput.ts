@@ -30,6 +30,8 @@ const CONCURRENCY = 50;
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
 // The machine's Redis (the one n8n queue mode would use); the run's keys are deleted after.
 const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
+// BENCH_PG_FLUSH=0: the PostgreSQL store with Flush Each Write to Disk off (synchronous_commit off).
+const PG_FLUSH = process.env.BENCH_PG_FLUSH !== '0';
 
 type Run = {
 	ms: number;
@@ -138,7 +140,10 @@ async function counters(
 			{ name: 'MemoryStore', open: () => new MemoryStore() },
 			{ name: 'SqliteStore', open: (i) => new SqliteStore(path.join(dir, `k${i}.sqlite`)) },
 			{ name: 'RedisStore', open: (i) => new RedisStore(REDIS_URL, `${redisPrefix}-k${i}`) },
-			{ name: 'PostgresStore', open: (i) => new PostgresStore({ ...pg, schema: `k${i}` }) },
+			{
+				name: 'PostgresStore',
+				open: (i) => new PostgresStore({ ...pg, schema: `k${i}`, flushEachWrite: PG_FLUSH }),
+			},
 		],
 		events,
 		async (open, list, analytics) =>
@@ -210,7 +215,7 @@ async function main(): Promise<void> {
 			runs.push([
 				`handle(), PostgresStore, ${concurrency} in flight`,
 				await withStore(
-					() => new PostgresStore({ ...pg, schema: `c${concurrency}` }),
+					() => new PostgresStore({ ...pg, schema: `c${concurrency}`, flushEachWrite: PG_FLUSH }),
 					events,
 					concurrency,
 				),
