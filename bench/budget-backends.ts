@@ -86,7 +86,7 @@ async function main(): Promise<void> {
 			],
 			...(['logged', 'unlogged'] as const).map((t): [string, Take] => [
 				`PostgreSQL, ${t} table`,
-				(i) =>
+				() =>
 					pool.query({
 						name: `take-${t}`,
 						text: PG_TAKE(t),
