@@ -9,8 +9,11 @@ import { initialTransition, transition } from 'xstate';
 
 import { ScenarioEngine, type MessageReceived, type PersistedSnapshot } from '../runtime/scenarios';
 import { MemoryStore, type StateStore } from '../runtime/stores';
+import type { PostgresCredential } from '../runtime/stores/postgres-options';
+import { PostgresStore } from '../runtime/stores/postgres';
 import { RedisStore } from '../runtime/stores/redis';
 import { SqliteStore } from '../runtime/stores/sqlite';
+import { createTestDatabase, dropTestDatabase } from '../test/helpers/postgres-db';
 import { countersOverhead, counterSize } from './counters-overhead';
 import { HistoryApi } from './history-api';
 import { CLIENTS, clients, messages, order } from './order-traffic';
@@ -27,6 +30,8 @@ const CONCURRENCY = 50;
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
 // The machine's Redis (the one n8n queue mode would use); the run's keys are deleted after.
 const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
+// BENCH_PG_FLUSH=0: the PostgreSQL store with Flush Each Write to Disk off (synchronous_commit off).
+const PG_FLUSH = process.env.BENCH_PG_FLUSH !== '0';
 
 type Run = {
 	ms: number;
@@ -127,6 +132,7 @@ async function counters(
 	dir: string,
 	events: MessageReceived[],
 	redisPrefix: string,
+	pg: PostgresCredential,
 	out: (line?: string) => void,
 ): Promise<void> {
 	await countersOverhead(
@@ -134,6 +140,10 @@ async function counters(
 			{ name: 'MemoryStore', open: () => new MemoryStore() },
 			{ name: 'SqliteStore', open: (i) => new SqliteStore(path.join(dir, `k${i}.sqlite`)) },
 			{ name: 'RedisStore', open: (i) => new RedisStore(REDIS_URL, `${redisPrefix}-k${i}`) },
+			{
+				name: 'PostgresStore',
+				open: (i) => new PostgresStore({ ...pg, schema: `k${i}`, flushEachWrite: PG_FLUSH }),
+			},
 		],
 		events,
 		async (open, list, analytics) =>
@@ -150,6 +160,7 @@ function gc(): () => void {
 
 async function main(): Promise<void> {
 	const dir = mkdtempSync(path.join(tmpdir(), 'mb-bench-'));
+	const pg = await createTestDatabase('bench');
 	const out = (line = '') => process.stdout.write(`${line}\n`);
 	try {
 		out(
@@ -163,7 +174,7 @@ async function main(): Promise<void> {
 
 		const events = messages(MESSAGES, 'm');
 		if (process.env.BENCH_ONLY === 'counters')
-			return await counters(dir, events, `mb-bench-${process.pid}`, out);
+			return await counters(dir, events, `mb-bench-${process.pid}`, pg, out);
 		// The floor is the fastest of three runs: a pause of the shared machine must not lower it.
 		const bare = [bareXstate(events), bareXstate(events), bareXstate(events)].sort(
 			(a, b) => a.ms - b.ms,
@@ -199,9 +210,20 @@ async function main(): Promise<void> {
 				),
 			]);
 		}
+		// The machine's PostgreSQL, in a database of this run's own (dropped after).
+		for (const concurrency of [1, CONCURRENCY]) {
+			runs.push([
+				`handle(), PostgresStore, ${concurrency} in flight`,
+				await withStore(
+					() => new PostgresStore({ ...pg, schema: `c${concurrency}`, flushEachWrite: PG_FLUSH }),
+					events,
+					concurrency,
+				),
+			]);
+		}
 		await counterSize(memoryRun, REDIS_URL, `${redisPrefix}-${CONCURRENCY}`, out);
 		await dropKeys(`${redisPrefix}-*`);
-		await counters(dir, events, redisPrefix, out);
+		await counters(dir, events, redisPrefix, pg, out);
 
 		const base = MESSAGES / (runs[0][1].ms / 1000);
 		out(
@@ -269,6 +291,7 @@ async function main(): Promise<void> {
 		);
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
+		await dropTestDatabase(pg);
 	}
 }
 

@@ -11,13 +11,14 @@ const root = path.resolve(__dirname, '..');
 /**
  * Modules shipped once, in a file of their own that the node files require, instead of inlined
  * into each node file. The request budget registry must be one per process for every node; the
- * stores hold what n8n's scanner reports (node:sqlite, files, ioredis), loaded only when chosen;
+ * stores hold what n8n's scanner reports (node:sqlite, files, ioredis, pg), loaded only when chosen;
  * the Own Port Trigger's HTTP server (node:http) lives in the runtime, not in the node file.
  */
 export const SHARED_MODULES: Record<string, string> = {
 	'runtime/api/budget/registry.ts': 'dist/lib/budget.js',
 	'runtime/stores/sqlite.ts': 'dist/lib/sqlite-store.js',
 	'runtime/stores/redis.ts': 'dist/lib/redis-store.js',
+	'runtime/stores/postgres.ts': 'dist/lib/postgres-store.js',
 	'runtime/webhooks/listener.ts': 'dist/lib/port-listener.js',
 };
 
@@ -27,6 +28,7 @@ export const SHARED_MODULES: Record<string, string> = {
  */
 export const VENDORED: Record<string, string> = {
 	ioredis: 'dist/vendor/ioredis.js',
+	pg: 'dist/vendor/pg.js',
 	xstate: 'dist/vendor/xstate.js',
 	re2js: 'dist/vendor/re2js.js',
 };
@@ -87,11 +89,18 @@ async function bundle(source: string, out: string): Promise<void> {
 	});
 }
 
+/**
+ * What a vendored package requires only in a setting this package never uses, left unbundled (a
+ * require that never runs): pg's libpq binding (pg.native, opt-in) and its Cloudflare Workers socket.
+ */
+const NEVER_LOADED = ['pg-native', 'pg-cloudflare', 'cloudflare:sockets'];
+
 async function bundleVendor(name: string, out: string): Promise<void> {
 	await build({
 		...common,
 		stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: root },
 		outfile: path.join(root, out),
+		external: NEVER_LOADED,
 	});
 }
 

@@ -29,7 +29,12 @@ import { botFilterProperties, selectedBots } from '../shared/botFilter';
 import { getBots } from '../shared/listSearch';
 import { scenarioInbox } from '../shared/conversationScope';
 import { messagingBotWebhookSecrets } from '../shared/secretsTest';
-import { messagingBotRedisPing, nodeStateStore, stateStoreProperty } from '../shared/stateStore';
+import {
+	messagingBotPostgresPing,
+	messagingBotRedisPing,
+	nodeStateStore,
+	stateStoreProperty,
+} from '../shared/stateStore';
 import { DOCS } from '../shared/documentation';
 import { listenerLimits, listenerLimitsProperty } from './listenerLimits';
 
@@ -67,6 +72,12 @@ export class MessagingBotPortTrigger implements INodeType {
 				required: true,
 				testedBy: 'messagingBotRedisPing',
 				displayOptions: { show: { stateStore: ['redis'] } },
+			},
+			{
+				name: 'messagingBotPostgresApi',
+				required: true,
+				testedBy: 'messagingBotPostgresPing',
+				displayOptions: { show: { stateStore: ['postgres'] } },
 			},
 		],
 		properties: [
@@ -108,7 +119,7 @@ export class MessagingBotPortTrigger implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets },
+		credentialTest: { messagingBotPostgresPing, messagingBotRedisPing, messagingBotWebhookSecrets },
 		loadOptions: { getBots },
 	};
 

@@ -10,6 +10,7 @@ import exampleScenario from '../../examples/scenarios/order-status.json';
 import { operationFields, operationProperty } from './actions';
 import { router } from './actions/router';
 import {
+	messagingBotPostgresPing,
 	messagingBotRedisPing,
 	refuseLossyRedisOption,
 	statePathOption,
@@ -57,6 +58,12 @@ export class MessagingBotScenario implements INodeType {
 				testedBy: 'messagingBotRedisPing',
 				// Shown with the Storage parameter: Test Conversation has none, Get Diagram only to draw traffic.
 				displayOptions: { show: { stateStore: ['redis'] } },
+			},
+			{
+				name: 'messagingBotPostgresApi',
+				required: true,
+				testedBy: 'messagingBotPostgresPing',
+				displayOptions: { show: { stateStore: ['postgres'] } },
 			},
 		],
 		properties: [
@@ -179,7 +186,7 @@ export class MessagingBotScenario implements INodeType {
 		],
 	};
 
-	methods = { credentialTest: { messagingBotRedisPing } };
+	methods = { credentialTest: { messagingBotPostgresPing, messagingBotRedisPing } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

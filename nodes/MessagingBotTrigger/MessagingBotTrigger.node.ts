@@ -30,7 +30,12 @@ import { botFilterProperties, selectedBots } from '../shared/botFilter';
 import { getBots } from '../shared/listSearch';
 import { scenarioInbox } from '../shared/conversationScope';
 import { messagingBotWebhookSecrets } from '../shared/secretsTest';
-import { messagingBotRedisPing, nodeStateStore, stateStoreProperty } from '../shared/stateStore';
+import {
+	messagingBotPostgresPing,
+	messagingBotRedisPing,
+	nodeStateStore,
+	stateStoreProperty,
+} from '../shared/stateStore';
 import { DOCS } from '../shared/documentation';
 
 export class MessagingBotTrigger implements INodeType {
@@ -64,6 +69,12 @@ export class MessagingBotTrigger implements INodeType {
 				required: true,
 				testedBy: 'messagingBotRedisPing',
 				displayOptions: { show: { stateStore: ['redis'] } },
+			},
+			{
+				name: 'messagingBotPostgresApi',
+				required: true,
+				testedBy: 'messagingBotPostgresPing',
+				displayOptions: { show: { stateStore: ['postgres'] } },
 			},
 		],
 		webhooks: [
@@ -115,7 +126,7 @@ export class MessagingBotTrigger implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { messagingBotRedisPing, messagingBotWebhookSecrets },
+		credentialTest: { messagingBotPostgresPing, messagingBotRedisPing, messagingBotWebhookSecrets },
 		loadOptions: { getBots },
 	};
 

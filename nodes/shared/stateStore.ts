@@ -7,6 +7,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import type { PostgresCredential } from '../../runtime/stores/postgres-options';
 import type { RedisStore } from '../../runtime/stores/redis';
 import type { RedisCredential } from '../../runtime/stores/redis-options';
 import type { StateStore } from '../../runtime/stores/types';
@@ -30,6 +31,12 @@ export function stateStoreProperty(what: string): INodeProperties {
 				value: 'redis',
 				description:
 					'For n8n in queue mode (several processes): every process then sees the same data. Use the Redis the queue runs on.',
+			},
+			{
+				name: 'PostgreSQL (for Queue Mode)',
+				value: 'postgres',
+				description:
+					"For n8n in queue mode: every process sees the same data, and what was saved survives a crash of the database server. n8n's own PostgreSQL will do.",
 			},
 		],
 		description: `Where ${what} are kept. Keep the default unless n8n runs in queue mode.`,
@@ -104,7 +111,7 @@ async function checkStore(ctx: StoreContext, store: StateStore, refuseLossy: boo
 /**
  * The store the node's parameters chose: one shared connection per file or Redis per process.
  * `getCredentials` is the node context's; the Redis credential is read only when it is needed.
- * Each store's module (node:sqlite, ioredis) is loaded only when that store is chosen.
+ * Each store's module (node:sqlite, ioredis, pg) is loaded only when that store is chosen.
  */
 export async function openStateStore(
 	kind: string,
@@ -114,6 +121,12 @@ export async function openStateStore(
 	if (kind === 'redis') {
 		const { sharedRedisStore } = await import('../../runtime/stores/redis');
 		return sharedRedisStore((await getCredentials('messagingBotRedisApi')) as RedisCredential);
+	}
+	if (kind === 'postgres') {
+		const { sharedPostgresStore } = await import('../../runtime/stores/postgres');
+		return sharedPostgresStore(
+			(await getCredentials('messagingBotPostgresApi')) as PostgresCredential,
+		);
 	}
 	const { sharedSqliteStore } = await import('../../runtime/stores/sqlite');
 	return sharedSqliteStore(statePath.trim() || undefined);
@@ -164,4 +177,17 @@ export async function messagingBotRedisPing(
 				status: 'Error',
 				message: `Could not reach Redis at ${c.host || 'localhost'}:${c.port || 6379}: ${problem}`,
 			};
+}
+
+/** The PostgreSQL credential's test: connect and SELECT 1, with what went wrong in words. */
+export async function messagingBotPostgresPing(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const c = (credential.data ?? {}) as PostgresCredential;
+	const { pingPostgres } = await import('../../runtime/stores/postgres');
+	const problem = await pingPostgres(c);
+	return problem === null
+		? { status: 'OK', message: 'Connected: PostgreSQL answered SELECT 1' }
+		: { status: 'Error', message: problem };
 }

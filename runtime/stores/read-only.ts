@@ -1,6 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- the CLI and the studio read a store in a terminal, never loaded by n8n */
 import { existsSync } from 'node:fs';
 
+import { PostgresStore } from './postgres';
+import { isPostgresUrl, postgresFromUrl } from './postgres-options';
 import { RedisStore } from './redis';
 import { nodeSqlite } from './sqlite';
 import { STATEMENTS } from './sqlite-schema';
@@ -8,8 +10,9 @@ import type { CounterHash, StateStore } from './types';
 
 /**
  * A state store opened only to read its analytics counters, for the CLI's diagram and the
- * studio: a SQLite file opened read-only (no table created, nothing migrated, no sweep), or a
- * Redis whose counters are read with reads only. The n8n that writes it may be running.
+ * studio: a SQLite file opened read-only (no table created, nothing migrated, no sweep), a
+ * Redis whose counters are read with reads only, or a PostgreSQL store read with SELECTs only (its
+ * tables are not made when missing). The n8n that writes it may be running.
  */
 export interface CounterReader extends Pick<StateStore, 'counters'> {
 	/** What was opened, for messages (never a password). */
@@ -22,6 +25,14 @@ export const isRedisUrl = (where: string) => /^rediss?:\/\//.test(where);
 export function openCountersReadOnly(where: string, now = () => Date.now()): CounterReader {
 	if (isRedisUrl(where)) {
 		const store = new RedisStore(where, undefined, now);
+		return {
+			where: store.where,
+			counters: (ns, p) => store.counters(ns, p),
+			close: () => store.close(),
+		};
+	}
+	if (isPostgresUrl(where)) {
+		const store = new PostgresStore(postgresFromUrl(where), now, { migrate: false });
 		return {
 			where: store.where,
 			counters: (ns, p) => store.counters(ns, p),

@@ -1,6 +1,4 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
-import { Redis } from 'ioredis';
-
 import { productionUrl } from '../../scripts/lib/demo-setup';
 import type { RunningN8n } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
@@ -8,8 +6,9 @@ import { admin, sentTexts } from '../helpers/emulator';
 import { BURST_SCOPE, burstWorkflow, sleep } from './burst';
 import { until } from './conversation';
 import {
-	onRedis,
+	onStore,
 	psql,
+	SHARED_STORES,
 	sharedBudgetApi,
 	startQueueMode,
 	STATE_DBS,
@@ -33,104 +32,108 @@ const PAUSE_MS = 100_000;
 // Queue mode (main, two workers, Redis store, the key's budget shared through Redis). A worker
 // frozen with SIGSTOP while its replies wait for the budget, for longer than their leases: the
 // other worker takes them over; the frozen one, woken, must send none of them again.
-describe('queue mode: a worker paused past its lease sends no reply twice', () => {
-	let emulator: RunningEmulator;
-	let n8n: QueueMode;
-	let clientIds: string[];
+// The replies' leases live in the store: Redis, or PostgreSQL (n8n's own database).
+describe.each(SHARED_STORES)(
+	'queue mode, state in %s: a worker paused past its lease sends no reply twice',
+	(store) => {
+		let emulator: RunningEmulator;
+		let n8n: QueueMode;
+		let clientIds: string[];
 
-	beforeAll(async () => {
-		emulator = await startEmulator({ rateLimit: LIMIT, rateWindowMs: WINDOW_MS });
-		const { body } = await admin<{ ids: string[] }>(emulator, 'POST', '/clients', {
-			count: CLIENTS,
+		beforeAll(async () => {
+			emulator = await startEmulator({ rateLimit: LIMIT, rateWindowMs: WINDOW_MS });
+			const { body } = await admin<{ ids: string[] }>(emulator, 'POST', '/clients', {
+				count: CLIENTS,
+			});
+			clientIds = body.data.ids;
+			const workflow = onStore(store, burstWorkflow());
+			n8n = await startQueueMode(
+				sharedBudgetApi(emulator, { limit: LIMIT, windowMs: WINDOW_MS, db: STATE_DBS.pauseBudget }),
+				SECRET,
+				[workflow],
+				// Workers say which executions they started.
+				{ stateDb: STATE_DBS.pause, store, env: { N8N_LOG_LEVEL: 'info' } },
+			);
+			await subscribeToMessages(emulator, productionUrl(n8n.main.url, workflow), SECRET);
+		}, 900_000);
+
+		afterAll(async () => {
+			for (const w of n8n?.workers ?? []) signal(w, 'SIGCONT');
+			await n8n?.stop();
+			await emulator?.close();
 		});
-		clientIds = body.data.ids;
-		const workflow = onRedis(burstWorkflow());
-		n8n = await startQueueMode(
-			sharedBudgetApi(emulator, { limit: LIMIT, windowMs: WINDOW_MS, db: STATE_DBS.pauseBudget }),
-			SECRET,
-			[workflow],
-			// Workers say which executions they started.
-			{ stateDb: STATE_DBS.pause, env: { N8N_LOG_LEVEL: 'info' } },
-		);
-		await subscribeToMessages(emulator, productionUrl(n8n.main.url, workflow), SECRET);
-	}, 900_000);
 
-	afterAll(async () => {
-		for (const w of n8n?.workers ?? []) signal(w, 'SIGCONT');
-		await n8n?.stop();
-		await emulator?.close();
-	});
+		it('every reply is sent exactly once', async () => {
+			const started = n8n.workers.map((w) => startedExecutions(w));
+			await Promise.all(
+				clientIds.map(async (client, i) => {
+					await admin(emulator, 'POST', '/inbound', {
+						bot_id: 'bot_shop',
+						client_id: client,
+						text: 'm1',
+						message_id: `${client}-m1`,
+					});
+					return i;
+				}),
+			);
+			// Each worker leases the replies of the executions it took, then waits for the budget.
+			await sleep(3000);
+			const took = n8n.workers.map((w, i) => startedExecutions(w) - started[i]);
+			const paused = n8n.workers[took[0] >= took[1] ? 0 : 1];
+			const sentAtPause = await sentCount();
+			signal(paused, 'SIGSTOP');
+			const pausedAt = Date.now();
+			await sleep(PAUSE_MS);
+			signal(paused, 'SIGCONT');
+			const pausedSeconds = Math.round((Date.now() - pausedAt) / 1000);
 
-	it('every reply is sent exactly once', async () => {
-		const started = n8n.workers.map((w) => startedExecutions(w));
-		await Promise.all(
-			clientIds.map(async (client, i) => {
-				await admin(emulator, 'POST', '/inbound', {
-					bot_id: 'bot_shop',
-					client_id: client,
-					text: 'm1',
-					message_id: `${client}-m1`,
-				});
-				return i;
-			}),
-		);
-		// Each worker leases the replies of the executions it took, then waits for the budget.
-		await sleep(3000);
-		const took = n8n.workers.map((w, i) => startedExecutions(w) - started[i]);
-		const paused = n8n.workers[took[0] >= took[1] ? 0 : 1];
-		const sentAtPause = await sentCount();
-		signal(paused, 'SIGSTOP');
-		const pausedAt = Date.now();
-		await sleep(PAUSE_MS);
-		signal(paused, 'SIGCONT');
-		const pausedSeconds = Math.round((Date.now() - pausedAt) / 1000);
+			await settled();
+			const sent = await Promise.all(clientIds.map((c) => sentTexts(emulator, c)));
+			const statuses = await storedStatuses(n8n);
+			const line = {
+				replies: sent.flat().length,
+				sentTwice: sent.filter((s) => s.length > 1).length,
+				unknown: statuses.unknown ?? 0,
+				pausedSeconds,
+			};
+			process.stdout.write(
+				`queue-mode pause test, state in ${store}: ${JSON.stringify(line)} (executions taken before the pause ${took.join(' / ')}, replies sent before it ${sentAtPause}, outbox ${JSON.stringify(statuses)})\n`,
+			);
+			// The pause caught replies still waiting for the budget.
+			expect(sentAtPause).toBeLessThan(CLIENTS);
+			expect(sent.map((s) => s.length)).toEqual(clientIds.map(() => 1));
+			expect(line.unknown).toBe(0);
+		});
 
-		await settled();
-		const sent = await Promise.all(clientIds.map((c) => sentTexts(emulator, c)));
-		const statuses = await storedStatuses();
-		const line = {
-			replies: sent.flat().length,
-			sentTwice: sent.filter((s) => s.length > 1).length,
-			unknown: statuses.unknown ?? 0,
-			pausedSeconds,
-		};
-		process.stdout.write(
-			`queue-mode pause test: ${JSON.stringify(line)} (executions taken before the pause ${took.join(' / ')}, replies sent before it ${sentAtPause}, outbox ${JSON.stringify(statuses)})\n`,
-		);
-		// The pause caught replies still waiting for the budget.
-		expect(sentAtPause).toBeLessThan(CLIENTS);
-		expect(sent.map((s) => s.length)).toEqual(clientIds.map(() => 1));
-		expect(line.unknown).toBe(0);
-	});
+		/** Every reply in the store finished, no execution running, and nothing sent for 10 s. */
+		async function settled(): Promise<void> {
+			let last = -1;
+			let quietSince = Date.now();
+			await until(
+				async () => {
+					const count = await sentCount();
+					if (count !== last) [last, quietSince] = [count, Date.now()];
+					const statuses = await storedStatuses(n8n);
+					const open = (statuses.pending ?? 0) + (statuses.sending ?? 0);
+					const running = Number(
+						psql(
+							"SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running')",
+							n8n.database,
+						),
+					);
+					return open === 0 && running === 0 && Date.now() - quietSince >= 10_000;
+				},
+				(done) => done,
+				240_000,
+			);
+		}
 
-	/** Every reply in the store finished, no execution running, and nothing sent for 10 s. */
-	async function settled(): Promise<void> {
-		let last = -1;
-		let quietSince = Date.now();
-		await until(
-			async () => {
-				const count = await sentCount();
-				if (count !== last) [last, quietSince] = [count, Date.now()];
-				const statuses = await storedStatuses();
-				const open = (statuses.pending ?? 0) + (statuses.sending ?? 0);
-				const running = Number(
-					psql(
-						"SELECT count(*) FROM execution_entity WHERE status IN ('new', 'running')",
-						n8n.database,
-					),
-				);
-				return open === 0 && running === 0 && Date.now() - quietSince >= 10_000;
-			},
-			(done) => done,
-			240_000,
-		);
-	}
-
-	async function sentCount(): Promise<number> {
-		const sent = await Promise.all(clientIds.map((c) => sentTexts(emulator, c)));
-		return sent.flat().length;
-	}
-});
+		async function sentCount(): Promise<number> {
+			const sent = await Promise.all(clientIds.map((c) => sentTexts(emulator, c)));
+			return sent.flat().length;
+		}
+	},
+);
 
 /** SIGSTOP or SIGCONT to the worker's whole process group (n8n and its task runners). */
 function signal(worker: RunningN8n, name: 'SIGSTOP' | 'SIGCONT'): void {
@@ -145,19 +148,12 @@ function startedExecutions(worker: RunningN8n): number {
 	return (worker.log().match(/Worker started execution/g) ?? []).length;
 }
 
-/** How many outbox entries of the burst's conversations are in each status, in the Redis store. */
-async function storedStatuses(): Promise<Record<string, number>> {
-	const redis = new Redis({ host: '127.0.0.1', port: 6379, db: STATE_DBS.pause });
-	try {
-		const prefix = `messaging-bot:{scenario:${BURST_SCOPE}}:record:`;
-		const counts: Record<string, number> = {};
-		for (const key of await redis.keys(`${prefix}*`)) {
-			const value = await redis.hget(key, 'value');
-			const record = JSON.parse(value ?? '{"outbox":[]}') as { outbox: Array<{ status: string }> };
-			for (const e of record.outbox) counts[e.status] = (counts[e.status] ?? 0) + 1;
-		}
-		return counts;
-	} finally {
-		await redis.quit();
+/** How many outbox entries of the burst's conversations are in each status, in the store. */
+async function storedStatuses(n8n: QueueMode): Promise<Record<string, number>> {
+	const counts: Record<string, number> = {};
+	for (const { value } of await n8n.records(`scenario:${BURST_SCOPE}`)) {
+		const record = JSON.parse(value) as { outbox: Array<{ status: string }> };
+		for (const e of record.outbox) counts[e.status] = (counts[e.status] ?? 0) + 1;
 	}
+	return counts;
 }

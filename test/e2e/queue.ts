@@ -31,8 +31,18 @@ export const STATE_DBS = {
 	bench: 11,
 	pause: 13,
 	pauseBudget: 14,
+	pgRestart: 15,
 } as const;
 export const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
+export const POSTGRES_CREDENTIAL_ID = 'mbPgState0000001';
+
+/** The shared stores a queue-mode test runs on; each file runs once per store. */
+export type StoreKind = 'redis' | 'postgres';
+export const SHARED_STORES: StoreKind[] = (process.env.MB_QUEUE_STORES ?? 'redis,postgres')
+	.split(',')
+	.map((s) => s.trim() as StoreKind);
+/** The schema the PostgreSQL store keeps its tables in (the credential's default). */
+const PG_SCHEMA = 'messaging_bot';
 
 export function psql(sql: string, database = 'postgres'): string {
 	return execFileSync(
@@ -71,13 +81,27 @@ export async function subscribeToMessages(
 
 /** A workflow's Messaging Bot nodes keeping their state in Redis. */
 export function onRedis(workflow: Workflow): Workflow {
+	return onStore('redis', workflow);
+}
+
+/** A workflow's Messaging Bot nodes keeping their state in the shared store `kind`. */
+export function onStore(kind: StoreKind, workflow: Workflow): Workflow {
+	const credential =
+		kind === 'redis'
+			? { messagingBotRedisApi: { id: REDIS_CREDENTIAL_ID, name: 'Messaging Bot Redis' } }
+			: {
+					messagingBotPostgresApi: {
+						id: POSTGRES_CREDENTIAL_ID,
+						name: 'Messaging Bot PostgreSQL',
+					},
+				};
 	const copy = structuredClone(workflow);
 	for (const node of copy.nodes) {
 		if (!node.type.startsWith('n8n-nodes-messaging-bot.')) continue;
-		node.parameters.stateStore = 'redis';
+		node.parameters.stateStore = kind;
 		(node as { credentials?: Record<string, unknown> }).credentials = {
 			...(node as { credentials?: Record<string, unknown> }).credentials,
-			messagingBotRedisApi: { id: REDIS_CREDENTIAL_ID, name: 'Messaging Bot Redis' },
+			...credential,
 		};
 	}
 	return copy;
@@ -91,12 +115,22 @@ export type QueueMode = {
 	webhooks: RunningN8n[];
 	/** Starts worker i again (after a kill). */
 	restartWorker(i: number): Promise<void>;
+	/** The records of a namespace of the shared store, as the store keeps them. */
+	records(namespace: string): Promise<Array<{ key: string; value: string }>>;
+	/** How many claims of a namespace start with `prefix`. */
+	claims(namespace: string, prefix: string): Promise<number>;
 	stop(): Promise<void>;
 };
 
 export type QueueOptions = {
 	/** The Redis database of the Messaging Bot Redis credential; emptied first. */
 	stateDb: number;
+	/**
+	 * The store the workflows were put on (`onStore`): Redis, or PostgreSQL (n8n's own database,
+	 * schema messaging_bot, unless `postgres` names another server).
+	 */
+	store?: StoreKind;
+	postgres?: { host: string; port: number; database: string };
 	workers?: number;
 	env?: Record<string, string>;
 	webhookProcessors?: number;
@@ -115,6 +149,7 @@ export async function startQueueMode(
 		env: extraEnv = {},
 		webhookProcessors = 0,
 		statePort = 6379,
+		...o
 	}: QueueOptions,
 ): Promise<QueueMode> {
 	const database = `mb_e2e_${process.pid}_${Date.now()}`;
@@ -142,6 +177,7 @@ export async function startQueueMode(
 		brokerPort: await freePort(),
 		env,
 	};
+	const pg = o.postgres ?? { host: PG.host, port: Number(PG.port), database };
 	prepareN8n(main, api, secret, workflows, [
 		{
 			id: REDIS_CREDENTIAL_ID,
@@ -149,7 +185,14 @@ export async function startQueueMode(
 			type: 'messagingBotRedisApi',
 			data: { host: '127.0.0.1', port: statePort, database: stateDb, user: '', password: '' },
 		},
+		{
+			id: POSTGRES_CREDENTIAL_ID,
+			name: 'Messaging Bot PostgreSQL',
+			type: 'messagingBotPostgresApi',
+			data: { ...pg, user: PG.user, password: '', ssl: 'disable', schema: PG_SCHEMA },
+		},
 	]);
+	const shared = sharedStoreReader(o.store ?? 'redis', stateDb, pg);
 	const workerOptions: N8nOptions[] = [];
 	for (let i = 0; i < workers; i++) {
 		const port = await freePort();
@@ -168,6 +211,7 @@ export async function startQueueMode(
 		async restartWorker(i) {
 			running.workers[i] = await startN8n(workerOptions[i], 180_000, 'worker');
 		},
+		...shared,
 		async stop() {
 			for (const w of [...running.webhooks, ...running.workers]) await w.stop();
 			await running.main.stop();
@@ -185,4 +229,60 @@ export async function startQueueMode(
 		running.webhooks.push(await startN8n(options, 180_000, 'webhook'));
 	}
 	return running;
+}
+
+/** Reads what the store kept, straight from Redis or from the PostgreSQL tables. */
+function sharedStoreReader(
+	kind: StoreKind,
+	stateDb: number,
+	pg: { host: string; port: number; database: string },
+): Pick<QueueMode, 'records' | 'claims'> {
+	if (kind === 'postgres') {
+		const select = (sql: string) =>
+			execFileSync(
+				'psql',
+				['-h', pg.host, '-p', String(pg.port), '-U', PG.user, '-d', pg.database, '-tAc', sql],
+				{ encoding: 'utf8' },
+			);
+		// JSON out, so values with any characters come back whole; the namespace is a test's own.
+		const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
+		return {
+			async records(namespace) {
+				const out = select(
+					`SELECT coalesce(json_agg(json_build_object('key', key, 'value', value)), '[]') FROM ${PG_SCHEMA}.records WHERE ns = ${quoted(namespace)}`,
+				);
+				return JSON.parse(out) as Array<{ key: string; value: string }>;
+			},
+			async claims(namespace, prefix) {
+				return Number(
+					select(
+						`SELECT count(*) FROM ${PG_SCHEMA}.claims WHERE ns = ${quoted(namespace)} AND starts_with(id, ${quoted(prefix)})`,
+					),
+				);
+			},
+		};
+	}
+	const at = (namespace: string, kind: string) => `messaging-bot:{${namespace}}:${kind}:`;
+	const withRedis = async <T>(work: (redis: Redis) => Promise<T>): Promise<T> => {
+		const redis = new Redis({ host: '127.0.0.1', port: 6379, db: stateDb });
+		try {
+			return await work(redis);
+		} finally {
+			await redis.quit();
+		}
+	};
+	return {
+		records: (namespace) =>
+			withRedis(async (redis) => {
+				const prefix = at(namespace, 'record');
+				const records: Array<{ key: string; value: string }> = [];
+				for (const key of await redis.keys(`${prefix}*`)) {
+					const value = await redis.hget(key, 'value');
+					if (value !== null) records.push({ key: key.slice(prefix.length), value });
+				}
+				return records;
+			}),
+		claims: (namespace, prefix) =>
+			withRedis(async (redis) => (await redis.keys(`${at(namespace, 'claim')}${prefix}*`)).length),
+	};
 }

@@ -18,7 +18,7 @@ export const SCENARIO_USAGE = `  validate FILE...   check scenarios; prints ever
   diagram FILE       print a Mermaid stateDiagram-v2 of the scenario
                      (--format svg or png: the scenario as a picture instead;
                       --out FILE writes it to a file, which png needs;
-                      --store <sqlite file | redis URL> [--from DAY --to DAY] draws the
+                      --store <sqlite file | redis URL | postgres URL> [--from DAY --to DAY] draws the
                       traffic of the period on the picture, read-only: default the last 7 days)
   chat FILE...       talk to the scenario in the terminal (more files: scenarios it may jump to)`;
 

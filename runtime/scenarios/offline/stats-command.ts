@@ -2,13 +2,15 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
+import { PostgresStore } from '../../stores/postgres';
+import { isPostgresUrl, postgresFromUrl } from '../../stores/postgres-options';
 import { RedisStore } from '../../stores/redis';
 import { SqliteStore } from '../../stores/sqlite';
 import type { StateStore } from '../../stores/types';
 import { readAnalytics, type AnalyticsReport, type VersionFunnel } from '../analytics/reading';
 import type { CliIo } from './chat';
 
-export const STATS_USAGE = `  stats --store <sqlite file | redis URL> [--scenario ID] [--from DAY --to DAY] [--per-day]
+export const STATS_USAGE = `  stats --store <sqlite file | redis URL | postgres URL> [--scenario ID] [--from DAY --to DAY] [--per-day]
                      the funnel of every scenario version in a state store (days: YYYY-MM-DD,
                      UTC; default the last 7 days)`;
 
@@ -49,11 +51,16 @@ export async function runStats(
 		return 2;
 	}
 	const redis = /^rediss?:\/\//.test(where);
-	if (!redis && !existsSync(where)) {
+	const postgres = isPostgresUrl(where);
+	if (!redis && !postgres && !existsSync(where)) {
 		io.err(`No state store file at ${where}\n`);
 		return 1;
 	}
-	const store: StateStore = redis ? new RedisStore(where) : new SqliteStore(where);
+	const store: StateStore = redis
+		? new RedisStore(where)
+		: postgres
+			? new PostgresStore(postgresFromUrl(where), undefined, { migrate: false })
+			: new SqliteStore(where);
 	try {
 		const to = values.to ?? new Date(now).toISOString().slice(0, 10);
 		const from = values.from ?? new Date(Date.parse(to) - 6 * DAY).toISOString().slice(0, 10);

@@ -10,7 +10,7 @@ import { startStudio, type RunningStudio, type StudioOptions } from './server';
 export const STUDIO_USAGE = `  studio [FILE...]   the Scenario Studio in your browser: the scenario as a graph, forms, JSON,
                      problems, a preview chat; saves to the files given and nowhere else
                      (--port N, default 5680; --host, default 127.0.0.1;
-                      --store <sqlite file | redis URL>: the traffic of a period on the graph,
+                      --store <sqlite file | redis URL | postgres URL>: the traffic of a period on the graph,
                       read from the state store without writing to it)`;
 
 /** Arguments as node:util parseArgs gives them. */

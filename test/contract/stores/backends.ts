@@ -6,8 +6,11 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 
 import { MemoryStore, type StateStore } from '../../../runtime/stores';
+import type { PostgresCredential } from '../../../runtime/stores/postgres-options';
+import { PostgresStore } from '../../../runtime/stores/postgres';
 import { RedisStore } from '../../../runtime/stores/redis';
 import { nodeSqlite, SqliteStore } from '../../../runtime/stores/sqlite';
+import { createTestDatabase, dropTestDatabase } from '../../helpers/postgres-db';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -35,6 +38,12 @@ let lastFile = '';
 export const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 const redisRun = `mb-contract-${process.pid}-${Date.now()}`;
 let lastPrefix = '';
+// The machine's PostgreSQL: a database of this run's own, each test a schema of its own in it.
+let pg: PostgresCredential | undefined;
+let lastSchema = '';
+beforeAll(async () => {
+	pg = await createTestDatabase('contract');
+});
 
 /** Removes the files and Redis keys the backends made (an afterAll of each suite). */
 export async function cleanUp(): Promise<void> {
@@ -43,6 +52,7 @@ export async function cleanUp(): Promise<void> {
 	const keys = await redis.keys(`${redisRun}*`);
 	if (keys.length > 0) await redis.del(...keys);
 	await redis.quit();
+	await dropTestDatabase(pg);
 }
 
 export const backends: Backend[] = [
@@ -94,6 +104,11 @@ export const backends: Backend[] = [
 				return store;
 			};
 		},
+	},
+	{
+		name: 'postgres',
+		open: (now) => new PostgresStore({ ...pg, schema: (lastSchema = `s${++fileNo}`) }, now),
+		reopen: (now) => new PostgresStore({ ...pg, schema: lastSchema }, now),
 	},
 ];
 

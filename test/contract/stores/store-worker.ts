@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: a second OS process on one store, never loaded by n8n */
+import { PostgresStore } from '../../../runtime/stores/postgres';
 import { RedisStore } from '../../../runtime/stores/redis';
 import { SqliteStore } from '../../../runtime/stores/sqlite';
 import type { StateStore } from '../../../runtime/stores/types';
@@ -13,7 +14,11 @@ const DAY = 86_400_000;
 async function main(): Promise<void> {
 	const [kind, where, name, rounds] = process.argv.slice(2);
 	const open = (): StateStore =>
-		kind === 'sqlite' ? new SqliteStore(where) : new RedisStore(where, name.split('#')[0]);
+		kind === 'sqlite'
+			? new SqliteStore(where)
+			: kind === 'postgres'
+				? new PostgresStore(JSON.parse(where) as object)
+				: new RedisStore(where, name.split('#')[0]);
 	// Opened on the go signal too when asked: the processes then open (and migrate) it at once.
 	const openOnGo = process.env.MB_OPEN_ON_GO === '1';
 	let store = openOnGo ? undefined : open();

@@ -7,9 +7,13 @@ import path from 'node:path';
 
 import { Redis } from 'ioredis';
 
+import type { PostgresCredential } from '../../../runtime/stores/postgres-options';
+import { PostgresStore } from '../../../runtime/stores/postgres';
+import { MIGRATIONS } from '../../../runtime/stores/postgres-schema';
 import { RedisStore } from '../../../runtime/stores/redis';
 import { SqliteStore } from '../../../runtime/stores/sqlite';
 import type { StateStore } from '../../../runtime/stores/types';
+import { createTestDatabase, dropTestDatabase, queryTest } from '../../helpers/postgres-db';
 
 const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-two-'));
@@ -19,7 +23,14 @@ const worker = path.join(__dirname, 'store-worker.ts');
 const PROCESSES = 3;
 const ROUNDS = 150;
 
+// The machine's PostgreSQL: a database of this run's own, dropped after.
+let pg: PostgresCredential | undefined;
+beforeAll(async () => {
+	pg = await createTestDatabase('two');
+});
+
 afterAll(async () => {
+	await dropTestDatabase(pg);
 	rmSync(dir, { recursive: true, force: true });
 	const redis = new Redis(REDIS_URL);
 	const keys = await redis.keys(`${prefix}*`);
@@ -66,6 +77,11 @@ describe.each([
 		open: (w: string) => new SqliteStore(w),
 	},
 	{ kind: 'redis', where: () => REDIS_URL, open: (w: string) => new RedisStore(w, prefix) },
+	{
+		kind: 'postgres',
+		where: () => JSON.stringify({ ...pg, schema: 'two' }),
+		open: (w: string) => new PostgresStore(JSON.parse(w) as PostgresCredential),
+	},
 ])('$kind: several OS processes on one store', ({ kind, where, open }) => {
 	let store: StateStore;
 	afterAll(async () => store?.close());
@@ -151,6 +167,26 @@ describe('sqlite: a file written before records could expire', () => {
 			expect(await store.read('kept', 'k')).toEqual({ value: 'from before', version: 3 });
 			expect(Number((await store.read('counter', 'n'))?.value)).toBe(PROCESSES * ROUNDS);
 			expect(outcomes.flatMap((o) => o.appended)).toHaveLength(ROUNDS);
+		} finally {
+			await store.close();
+		}
+	}, 60_000);
+});
+
+describe('postgres: a new schema first used by several processes at once', () => {
+	it('is created once, each migration recorded once, nothing lost', async () => {
+		const where = JSON.stringify({ ...pg, schema: 'fresh_at_once' });
+		// Each worker's first statement comes on the go signal: all three find no tables.
+		const outcomes = await race('postgres', where, true);
+		const store = new PostgresStore(JSON.parse(where) as PostgresCredential);
+		try {
+			expect(Number((await store.read('counter', 'n'))?.value)).toBe(PROCESSES * ROUNDS);
+			expect(outcomes.flatMap((o) => o.appended)).toHaveLength(ROUNDS);
+			const versions = await queryTest<{ version: number }>(
+				pg as PostgresCredential,
+				'SELECT version FROM fresh_at_once.schema_version ORDER BY version',
+			);
+			expect(versions.map((v) => v.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
 		} finally {
 			await store.close();
 		}

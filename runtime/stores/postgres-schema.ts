@@ -1,0 +1,169 @@
+import { StateStoreError } from './errors';
+
+/**
+ * The PostgreSQL store's tables, functions and statements, in a schema of the user's choice. The
+ * schema's name is the only text put into SQL: it is checked against a plain identifier's form
+ * and quoted (`quoteIdentifier`); every value travels as a parameter.
+ *
+ * Text columns that are sorted or compared by prefix use the "C" collation: byte order, the same
+ * whatever the database's locale, and the order the other stores give.
+ */
+export const DEFAULT_SCHEMA = 'messaging_bot';
+
+/** A schema name as n8n's users type one: letters, digits, underscores, not starting with a digit. */
+export function checkSchemaName(schema: string): string {
+	if (/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) return schema;
+	throw new StateStoreError(
+		`Schema "${schema}" is not a plain schema name: use 1 to 63 letters, digits or underscores, not starting with a digit (the default is ${DEFAULT_SCHEMA}).`,
+	);
+}
+
+/** A double-quoted identifier, any double quote doubled (as PostgreSQL's quote_ident does). */
+export function quoteIdentifier(name: string): string {
+	return `"${checkSchemaName(name).replace(/"/g, '""')}"`;
+}
+
+/**
+ * The migrations, in order; each runs once per schema, its number recorded in schema_version in
+ * the same transaction. A new one is appended, never edited: a database may hold any earlier set.
+ * `s` is the quoted schema.
+ */
+export const MIGRATIONS: ReadonlyArray<(s: string) => string> = [
+	(s) => `
+CREATE TABLE ${s}.claims (ns text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, expires bigint NOT NULL, PRIMARY KEY (ns, id));
+CREATE TABLE ${s}.records (ns text COLLATE "C" NOT NULL, key text COLLATE "C" NOT NULL, value text NOT NULL, version bigint NOT NULL, expires bigint, PRIMARY KEY (ns, key));
+CREATE TABLE ${s}.dues (ns text COLLATE "C" NOT NULL, key text COLLATE "C" NOT NULL, due bigint NOT NULL, PRIMARY KEY (ns, key));
+CREATE INDEX dues_by_time ON ${s}.dues (ns, due, key);
+CREATE TABLE ${s}.inbox (seq bigserial PRIMARY KEY, ns text COLLATE "C" NOT NULL, queue text COLLATE "C" NOT NULL, value text NOT NULL, at bigint NOT NULL);
+CREATE INDEX inbox_by_queue ON ${s}.inbox (ns, queue, seq);
+-- Counters in shards (one per server connection, by its process id): concurrent steps that count
+-- the same field add to different rows, so none waits for another's commit; a read sums them.
+CREATE TABLE ${s}.counters (ns text COLLATE "C" NOT NULL, key text COLLATE "C" NOT NULL, field text COLLATE "C" NOT NULL, shard smallint NOT NULL, value bigint NOT NULL, expires bigint NOT NULL, PRIMARY KEY (ns, key, field, shard));
+CREATE TABLE ${s}.active (ns text COLLATE "C" NOT NULL, key text COLLATE "C" NOT NULL, at bigint NOT NULL, expires bigint NOT NULL, PRIMARY KEY (ns, key));
+CREATE INDEX active_by_time ON ${s}.active (ns, at);
+${WRITE_FUNCTION(s)}
+${ENQUEUE_FUNCTION(s)}`,
+];
+
+/**
+ * A compare-and-set write with what rides on it (the due mark, the inbox entries it applied, its
+ * counts), in one statement: one round trip, one transaction, all of it or none.
+ * due_mode: 0 leaves the mark, 1 clears it, 2 sets it to p_due.
+ */
+const WRITE_FUNCTION = (s: string) => `
+CREATE FUNCTION ${s}.mb_write(p_ns text, p_key text, p_value text, p_expected bigint, p_now bigint,
+	p_expires bigint, p_due_mode int, p_due bigint, p_dq_ns text, p_dq_queue text, p_dq_seqs bigint[],
+	p_count_ns text, p_counts jsonb) RETURNS bigint LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE v bigint;
+BEGIN
+	IF p_expected = 0 THEN
+		-- A new key, or one whose record expired (its version still grows: a stale writer cannot win).
+		INSERT INTO records AS r (ns, key, value, version, expires) VALUES (p_ns, p_key, p_value, 1, p_expires)
+		ON CONFLICT (ns, key) DO UPDATE SET value = excluded.value, version = r.version + 1, expires = excluded.expires
+		WHERE r.expires IS NOT NULL AND r.expires <= p_now RETURNING r.version INTO v;
+	ELSE
+		UPDATE records SET value = p_value, version = version + 1, expires = p_expires
+		WHERE ns = p_ns AND key = p_key AND version = p_expected AND (expires IS NULL OR expires > p_now)
+		RETURNING version INTO v;
+	END IF;
+	IF v IS NULL THEN RETURN NULL; END IF;
+	IF p_due_mode = 1 THEN DELETE FROM dues WHERE ns = p_ns AND key = p_key;
+	ELSIF p_due_mode = 2 THEN
+		INSERT INTO dues (ns, key, due) VALUES (p_ns, p_key, p_due) ON CONFLICT (ns, key) DO UPDATE SET due = excluded.due;
+	END IF;
+	IF p_dq_seqs IS NOT NULL THEN
+		DELETE FROM inbox WHERE ns = p_dq_ns AND queue = p_dq_queue AND seq = ANY (p_dq_seqs);
+	END IF;
+	IF p_counts IS NOT NULL THEN
+		-- A hash past its deadline starts again from this write's increments.
+		INSERT INTO counters AS c (ns, key, field, shard, value, expires)
+		SELECT p_count_ns, h.k, f.key, pg_backend_pid() % 64, sum(f.value::bigint), max(h.e)
+		FROM jsonb_to_recordset(p_counts) AS h(k text, i jsonb, e bigint), jsonb_each_text(h.i) AS f
+		GROUP BY h.k, f.key ORDER BY h.k, f.key
+		ON CONFLICT (ns, key, field, shard) DO UPDATE SET expires = excluded.expires,
+			value = CASE WHEN c.expires <= p_now THEN excluded.value ELSE c.value + excluded.value END;
+	END IF;
+	RETURN v;
+END $$;`;
+
+/**
+ * An inbox append and its claims: every id free, or the statement fails with SQLSTATE MB409 and
+ * nothing is written (the claims made before the taken one are rolled back with it).
+ */
+const ENQUEUE_FUNCTION = (s: string) => `
+CREATE FUNCTION ${s}.mb_enqueue(p_ns text, p_queue text, p_ids text[], p_value text, p_now bigint,
+	p_claim_expires bigint) RETURNS bigint LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE claim_id text; n int; s bigint;
+BEGIN
+	FOREACH claim_id IN ARRAY p_ids LOOP
+		INSERT INTO claims AS c (ns, id, expires) VALUES (p_ns, claim_id, p_claim_expires)
+		ON CONFLICT (ns, id) DO UPDATE SET expires = excluded.expires WHERE c.expires <= p_now;
+		GET DIAGNOSTICS n = ROW_COUNT;
+		IF n = 0 THEN RAISE EXCEPTION 'claimed already' USING ERRCODE = 'MB409'; END IF;
+	END LOOP;
+	INSERT INTO inbox (ns, queue, value, at) VALUES (p_ns, p_queue, p_value, p_now) RETURNING seq INTO s;
+	RETURN s;
+END $$;`;
+
+/** The SQLSTATE of an append refused because one of its ids was claimed. */
+export const CLAIMED = 'MB409';
+
+/** The version table, then every migration: the DDL a user may run by hand instead. */
+export function postgresDdl(schema = DEFAULT_SCHEMA): string {
+	const s = quoteIdentifier(schema);
+	const steps = MIGRATIONS.map(
+		(m, i) => `${m(s).trim()}\nINSERT INTO ${s}.schema_version (version) VALUES (${i + 1});`,
+	);
+	return [
+		'BEGIN;',
+		`CREATE SCHEMA IF NOT EXISTS ${s};`,
+		`SET LOCAL search_path TO ${s};`,
+		`${VERSION_TABLE(s)};`,
+		...steps,
+		'COMMIT;',
+	].join('\n');
+}
+
+export const VERSION_TABLE = (s: string) =>
+	`CREATE TABLE IF NOT EXISTS ${s}.schema_version (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`;
+
+/** The statements of every operation, on the quoted schema `s`, prepared by name per connection. */
+export function statements(s: string) {
+	const live = '(expires IS NULL OR expires > $3)';
+	return {
+		claim: `INSERT INTO ${s}.claims AS c (ns, id, expires) VALUES ($1, $2, $3)
+			ON CONFLICT (ns, id) DO UPDATE SET expires = excluded.expires WHERE c.expires <= $4`,
+		release: `DELETE FROM ${s}.claims WHERE ns = $1 AND id = $2`,
+		read: `SELECT value, version FROM ${s}.records WHERE ns = $1 AND key = $2 AND ${live}`,
+		write: `SELECT ${s}.mb_write($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) AS version`,
+		remove: `WITH gone AS (DELETE FROM ${s}.records WHERE ns = $1 AND key = $2 AND version = $4 AND ${live} RETURNING key),
+			unmarked AS (DELETE FROM ${s}.dues WHERE ns = $1 AND key IN (SELECT key FROM gone))
+			SELECT count(*)::int AS n FROM gone`,
+		setDue: `INSERT INTO ${s}.dues (ns, key, due) VALUES ($1, $2, $3)
+			ON CONFLICT (ns, key) DO UPDATE SET due = excluded.due`,
+		clearDue: `DELETE FROM ${s}.dues WHERE ns = $1 AND key = $2`,
+		due: `SELECT key FROM ${s}.dues WHERE ns = $1 AND due <= $2 ORDER BY due, key LIMIT $3`,
+		enqueue: `SELECT ${s}.mb_enqueue($1, $2, $3, $4, $5, $6) AS seq`,
+		queued: `SELECT seq, value, at FROM ${s}.inbox WHERE ns = $1 AND queue = $2 ORDER BY seq LIMIT $3`,
+		// Each entry to one taker: a concurrent taker skips the rows this one holds.
+		take: `DELETE FROM ${s}.inbox WHERE seq IN (SELECT seq FROM ${s}.inbox WHERE ns = $1 AND queue = $2
+			ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING seq, value, at`,
+		dequeue: `DELETE FROM ${s}.inbox WHERE ns = $1 AND queue = $2 AND seq = ANY ($3::bigint[])`,
+		stalled: `SELECT queue FROM ${s}.inbox WHERE ns = $1 GROUP BY queue HAVING min(at) <= $2
+			ORDER BY min(seq) LIMIT $3`,
+		counters: `SELECT key, field, sum(value)::bigint AS value FROM ${s}.counters
+			WHERE ns = $1 AND starts_with(key, $2) AND expires > $3 GROUP BY key, field ORDER BY key, field`,
+		noteActive: `INSERT INTO ${s}.active AS a (ns, key, at, expires) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (ns, key) DO UPDATE SET at = excluded.at, expires = excluded.expires WHERE excluded.at > a.at`,
+		active: `SELECT key FROM ${s}.active WHERE ns = $1 AND at >= $2 AND expires > $3
+			ORDER BY at DESC, key LIMIT $4`,
+		// Now and then: what expired goes, so the tables stay the size of what is live.
+		sweep: `WITH a AS (DELETE FROM ${s}.claims WHERE expires <= $1),
+			b AS (DELETE FROM ${s}.records WHERE expires IS NOT NULL AND expires <= $1),
+			c AS (DELETE FROM ${s}.counters WHERE expires <= $1),
+			d AS (DELETE FROM ${s}.dues d WHERE NOT EXISTS (SELECT 1 FROM ${s}.records r WHERE r.ns = d.ns AND r.key = d.key))
+			DELETE FROM ${s}.active WHERE expires <= $1`,
+	} as const;
+}
+
+export type StatementName = keyof ReturnType<typeof statements>;

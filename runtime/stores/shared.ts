@@ -1,0 +1,22 @@
+/**
+ * One open store per place (file, server and database) for the whole process: every execution
+ * shares it, and its connections. `id` says which place a set of settings names.
+ */
+export function sharedStores<C, S extends { close(): Promise<void> }>(
+	id: (settings: C) => string,
+	open: (settings: C) => S,
+): { get(settings: C): S; closeAll(): Promise<void> } {
+	const stores = new Map<string, S>();
+	return {
+		get(settings) {
+			const key = id(settings);
+			let store = stores.get(key);
+			if (!store) stores.set(key, (store = open(settings)));
+			return store;
+		},
+		async closeAll() {
+			for (const store of stores.values()) await store.close();
+			stores.clear();
+		},
+	};
+}

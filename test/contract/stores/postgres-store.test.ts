@@ -1,0 +1,141 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: reads the docs, never loaded by n8n */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { PostgresCredential } from '../../../runtime/stores/postgres-options';
+import { pingPostgres, PostgresStore } from '../../../runtime/stores/postgres';
+import { postgresDdl } from '../../../runtime/stores/postgres-schema';
+import { openCountersReadOnly } from '../../../runtime/stores/read-only';
+import { createTestDatabase, dropTestDatabase, queryTest } from '../../helpers/postgres-db';
+
+// What only the PostgreSQL store has: its schema made on first use or by hand, its errors.
+let pg: PostgresCredential;
+const role = `mb_limited_${process.pid}`;
+/** A password the errors must never show (trust auth ignores it). */
+const NOT_PRINTED = ['not', 'printed', '1234'].join('-');
+beforeAll(async () => {
+	pg = await createTestDatabase('pgstore');
+});
+afterAll(async () => {
+	await dropTestDatabase(pg);
+	await queryTest(pg, `DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+});
+
+describe('PostgreSQL store: its schema', () => {
+	it('is made on first use in the schema asked for, at the latest version, once', async () => {
+		const store = new PostgresStore({ ...pg, schema: 'Bots_Here' });
+		expect(await store.write('c', 'k', 'v', 0)).toBe(1);
+		await store.close();
+		// Opened again: nothing made twice, the record kept.
+		const again = new PostgresStore({ ...pg, schema: 'Bots_Here' });
+		expect(await again.read('c', 'k')).toEqual({ value: 'v', version: 1 });
+		await again.close();
+		const versions = await queryTest<{ version: number }>(
+			pg,
+			'SELECT version FROM "Bots_Here".schema_version',
+		);
+		expect(versions).toEqual([{ version: 1 }]);
+	});
+
+	it('refuses a schema name that is not a plain identifier, saying the rule', async () => {
+		expect(() => new PostgresStore({ ...pg, schema: 'x"; DROP TABLE y; --' })).toThrow(
+			/Schema "x"; DROP TABLE y; --" is not a plain schema name: use 1 to 63 letters, digits or underscores/,
+		);
+		expect(await pingPostgres({ ...pg, schema: 'bad name' })).toMatch(/not a plain schema name/);
+	});
+
+	it('works for a user without CREATE rights once the DDL of the docs was run by hand', async () => {
+		await queryTest(pg, `CREATE ROLE ${role} LOGIN`);
+		await queryTest(pg, `REVOKE CREATE ON DATABASE ${pg.database} FROM PUBLIC`);
+		const limited = { ...pg, user: role, schema: 'by_hand', password: NOT_PRINTED };
+		const refused = new PostgresStore(limited);
+		const failure = refused.claim('d', 'x', 1000);
+		await expect(failure).rejects.toThrow(
+			new RegExp(
+				`^The PostgreSQL state store at 127\\.0\\.0\\.1:\\d+, database ${pg.database} failed: permission denied .+Grant the user CREATE on the database, or run the DDL of docs/postgres-store\\.md`,
+			),
+		);
+		await expect(failure).rejects.not.toThrow(/not-printed/);
+		await refused.close();
+		// The owner runs the DDL (as printed in the docs) and grants the tables to the user.
+		await queryTest(pg, postgresDdl('by_hand'));
+		await queryTest(
+			pg,
+			`GRANT USAGE ON SCHEMA by_hand TO ${role}; GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA by_hand TO ${role}; GRANT USAGE ON ALL SEQUENCES IN SCHEMA by_hand TO ${role}`,
+		);
+		const store = new PostgresStore(limited);
+		expect(await store.claim('d', 'x', 1000)).toBe(true);
+		expect(await store.enqueue('i', 'q', ['m1'], 'hello', 1000)).not.toBeNull();
+		expect(await store.write('c', 'k', 'v', 0, { dueAt: 5 })).toBe(1);
+		await store.close();
+	});
+
+	it('the docs print the DDL in full, as the store runs it', () => {
+		const docs = readFileSync(path.join(__dirname, '../../../docs/postgres-store.md'), 'utf8');
+		expect(docs).toContain(postgresDdl());
+	});
+});
+
+describe('PostgreSQL store read by the CLI and the studio (a postgres:// URL)', () => {
+	const url = (schema: string) =>
+		`postgres://postgres@${pg.host}:${pg.port}/${pg.database}?schema=${schema}`;
+
+	it('reads the counters a store wrote', async () => {
+		const store = new PostgresStore({ ...pg, schema: 'read_me' });
+		const counters = {
+			namespace: 'n',
+			hashes: [{ key: 'k|day', incr: { a: 2 }, expiresAt: 2 * Date.now() }],
+		};
+		await store.write('c', 'k', 'v', 0, { counters });
+		await store.close();
+		const reader = openCountersReadOnly(url('read_me'));
+		expect(reader.where).toBe(`${pg.host}:${pg.port}, database ${pg.database}`);
+		expect(await reader.counters('n', 'k|')).toEqual([{ key: 'k|day', fields: { a: 2 } }]);
+		await reader.close();
+	});
+
+	it('makes nothing where there is no store, and says so', async () => {
+		const reader = openCountersReadOnly(url('nothing_here'));
+		await expect(reader.counters('n', '')).rejects.toThrow(
+			/failed: the store's tables do not exist/,
+		);
+		await reader.close();
+		const schemas = await queryTest(
+			pg,
+			"SELECT 1 FROM pg_namespace WHERE nspname = 'nothing_here'",
+		);
+		expect(schemas).toEqual([]);
+	});
+});
+
+describe('PostgreSQL store errors', () => {
+	it('names the server and database it could not reach and the cause, never the password', async () => {
+		const store = new PostgresStore({
+			host: '127.0.0.1',
+			port: 1,
+			database: 'bots',
+			password: 'hunter2-secret',
+		});
+		const failure = store.claim('d', 'x', 1000);
+		await expect(failure).rejects.toThrow(
+			/^The PostgreSQL state store at 127\.0\.0\.1:1, database bots failed: connection refused .+Check that PostgreSQL is running/,
+		);
+		await expect(failure).rejects.not.toThrow(/hunter2/);
+		await store.close();
+	});
+
+	it('says a database that does not exist', async () => {
+		const store = new PostgresStore({ ...pg, database: 'mb_no_such_database' });
+		await expect(store.read('c', 'k')).rejects.toThrow(
+			/database mb_no_such_database failed: the database does not exist/,
+		);
+		await store.close();
+	});
+
+	it('the credential test: SELECT 1 answered, or the reason it was not', async () => {
+		expect(await pingPostgres(pg)).toBeNull();
+		expect(await pingPostgres({ ...pg, port: 1 })).toMatch(
+			/^The PostgreSQL state store at 127\.0\.0\.1:1, database .+ failed: connection refused/,
+		);
+	});
+});
