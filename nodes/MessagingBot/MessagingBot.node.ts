@@ -9,9 +9,9 @@ import {
 
 import * as bot from './actions/bot';
 import * as client from './actions/client';
-import { operationNames, subtitleFrom } from './actions/common';
 import { router } from './actions/router';
 import { searchBots, searchClients } from '../shared/listSearch';
+import { operationNames, subtitleFrom } from '../shared/subtitle';
 
 /** "Bot: Send Message", "Client: Update Tags": the names of the Resource and Operation dropdowns. */
 const subtitles = Object.fromEntries(

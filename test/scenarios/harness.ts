@@ -179,8 +179,8 @@ export class Chat {
 	/** Time passes; the texts the due timers sent. */
 	async wait(minutes: number): Promise<string[]> {
 		this.time += minutes * MINUTE;
-		const fired = await this.engine.fireDueTimers();
-		return fired.flatMap((f) =>
+		const { timers } = await this.engine.runDueWork();
+		return timers.flatMap((f) =>
 			f.actions.flatMap((a) => (a.kind === 'reply' ? [a.text ?? ''] : [])),
 		);
 	}

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { engineFor, scenariosFor } from '../fromParameters';
 import { operations } from './index';
@@ -7,7 +7,10 @@ import { operations } from './index';
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const op = operations[operation];
-	if (!op) throw new Error(`The operation "${operation}" is not known`);
+	if (!op)
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known`, {
+			itemIndex: 0,
+		});
 	if ('offline' in op) return await op.offline.call(this, scenariosFor(this));
 	return await op.execute.call(this, await engineFor(this));
 }
