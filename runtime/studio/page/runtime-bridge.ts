@@ -26,6 +26,7 @@ export {
 	type Layout,
 	type Routed,
 } from '../../scenarios/offline/picture/layout';
+export { routePath } from '../../scenarios/offline/picture/svg';
 export {
 	trafficOverlay,
 	type EdgeTraffic,
