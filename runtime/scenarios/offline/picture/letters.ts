@@ -18,24 +18,8 @@ interface Glyph {
 type Style = keyof typeof ATLASES;
 const decoded = new Map<Style, Map<string, Glyph>>();
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-function base64(text: string): Uint8Array {
-	const clean = text.replace(/=+$/, '');
-	const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
-	let bits = 0;
-	let count = 0;
-	let at = 0;
-	for (const char of clean) {
-		bits = (bits << 6) | B64.indexOf(char);
-		count += 6;
-		if (count >= 8) {
-			count -= 8;
-			out[at++] = (bits >> count) & 0xff;
-		}
-	}
-	return out;
-}
+/** The atlas's bytes: `atob` is in Node.js and every browser the picture runs in. */
+const base64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
 function atlas(style: Style): Map<string, Glyph> {
 	const known = decoded.get(style);
