@@ -1,6 +1,7 @@
 // ioredis (bundled): the Redis client n8n's own queue mode uses.
 import { Redis, type RedisOptions } from 'ioredis';
 
+import { getOrCreate } from '../per-process';
 import { StateStoreError } from './errors';
 import { redisOptions, type RedisCredential } from './redis-options';
 import { SCRIPTS, type Scripted } from './redis-scripts';
@@ -262,12 +263,7 @@ const open = new Map<string, RedisStore>();
 export function sharedRedisStore(c: RedisCredential): RedisStore {
 	const options = redisOptions(c);
 	const id = JSON.stringify(options);
-	let store = open.get(id);
-	if (!store) {
-		store = new RedisStore(options);
-		open.set(id, store);
-	}
-	return store;
+	return getOrCreate(open, id, () => new RedisStore(options));
 }
 
 export async function closeSharedRedisStores(): Promise<void> {

@@ -1,5 +1,7 @@
 import * as z from 'zod/v4';
 
+import { SCENARIO_ID } from './scenario-id';
+
 /**
  * The scenario format's building blocks: names, texts, matchers, guards and actions; schema.ts
  * puts them together into states and the document.
@@ -8,7 +10,6 @@ import * as z from 'zod/v4';
 /** State names become xstate state keys, so no dots or '#'; a leading "__" is reserved. */
 const STATE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const SCENARIO_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** The longest message the service sends (docs/service-assumptions.md A11). */
 export const MAX_TEXT = 4096;
 /** A timer longer than this is a scheduling job, not a reminder in a conversation. */

@@ -1,3 +1,4 @@
+import { getOrCreate } from '../../../per-process';
 import { ATLASES, GLYPH_CHARS } from './glyphs';
 import type { Raster } from './raster';
 
@@ -21,9 +22,10 @@ const decoded = new Map<Style, Map<string, Glyph>>();
 /** The atlas's bytes: `atob` is in Node.js and every browser the picture runs in. */
 const base64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
-function atlas(style: Style): Map<string, Glyph> {
-	const known = decoded.get(style);
-	if (known) return known;
+/** A style's glyphs, decoded on first use. */
+const atlas = (style: Style) => getOrCreate(decoded, style, () => decodeAtlas(style));
+
+function decodeAtlas(style: Style): Map<string, Glyph> {
 	const bytes = base64(ATLASES[style]);
 	const glyphs = new Map<string, Glyph>();
 	let at = 0;
@@ -38,7 +40,6 @@ function atlas(style: Style): Map<string, Glyph> {
 		at += Math.ceil(coverage.length / 2);
 		glyphs.set(char, { width, height, dx: dx - 128, dy: dy - 128, advance: advance / 8, coverage });
 	}
-	decoded.set(style, glyphs);
 	return glyphs;
 }
 
