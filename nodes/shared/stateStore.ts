@@ -52,7 +52,7 @@ export function statePathOption(what: string): INodeProperties {
  * `getCredentials` is the node context's; the Redis credential is read only when it is needed.
  * Each store's module (node:sqlite, ioredis) is loaded only when that store is chosen.
  */
-export async function openStateStore(
+async function openStateStore(
 	kind: string,
 	statePath: string,
 	getCredentials: (type: string) => Promise<object>,

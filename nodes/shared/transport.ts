@@ -23,7 +23,7 @@ type CredentialInUse = { ref?: { id: string; name: string }; data: ApiCredential
  * The credential this execution read already is handed to n8n, which would otherwise read and
  * decrypt it from its database again for every request.
  */
-export function n8nTransport(ctx: Context, credential?: CredentialInUse): Transport {
+function n8nTransport(ctx: Context, credential?: CredentialInUse): Transport {
 	const given = credential?.ref && {
 		...credential.ref,
 		type: 'messagingBotApi',

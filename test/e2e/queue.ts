@@ -32,7 +32,7 @@ export const STATE_DBS = {
 	pause: 13,
 	pauseBudget: 14,
 } as const;
-export const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
+const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
 
 export function psql(sql: string, database = 'postgres'): string {
 	return execFileSync(

@@ -118,7 +118,7 @@ export const ADA: ClientProfile = {
 		},
 	],
 };
-export const GRACE: ClientProfile = { id: 'cl_grace', first_name: 'Grace', tags: ['lead'] };
+const GRACE: ClientProfile = { id: 'cl_grace', first_name: 'Grace', tags: ['lead'] };
 
 /** An engine on a virtual clock with a recording API: say something, get the replies back. */
 export class Chat {
@@ -198,7 +198,7 @@ function isCompiled(value: unknown): value is CompiledScenario {
 	return typeof value === 'object' && value !== null && 'machine' in value;
 }
 
-export function replies(result: HandleResult): string[] {
+function replies(result: HandleResult): string[] {
 	return result.actions.flatMap((a) => (a.kind === 'reply' ? [a.text ?? ''] : []));
 }
 

@@ -32,7 +32,7 @@ export const oneOrMore = <T extends z.ZodType>(item: T) =>
 		error: 'must be a text or a list of texts',
 	});
 /** Words a message is compared with. */
-export const words = oneOrMore(plain);
+const words = oneOrMore(plain);
 
 export const stateName = z
 	.string('must be a state name')
@@ -50,15 +50,12 @@ export const scenarioId = z
 	.regex(SCENARIO_ID, 'must be letters, digits, "_" or "-" (at most 64)');
 
 /** Tags follow the service's rules (A21): non-empty after trimming, at most 64 characters. */
-export const tag = z
+const tag = z
 	.string('must be a tag')
 	.trim()
 	.min(1, 'must be a non-empty tag')
 	.max(64, 'must be at most 64 characters');
-export const tags = z
-	.array(tag, 'must be a list of tags')
-	.min(1, 'must list at least one tag')
-	.max(100);
+const tags = z.array(tag, 'must be a list of tags').min(1, 'must list at least one tag').max(100);
 
 export const range = z
 	.strictObject({

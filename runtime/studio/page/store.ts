@@ -14,7 +14,7 @@ import type { Traffic } from './runtime-bridge';
  */
 
 export type Tab = 'form' | 'json' | 'chat';
-export type Dialog = 'paste' | 'n8n';
+type Dialog = 'paste' | 'n8n';
 
 export interface Period {
 	from: string;

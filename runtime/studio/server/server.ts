@@ -25,7 +25,7 @@ export interface StudioOptions {
 }
 
 /** What the page asks /api/traffic: the scenario it shows and the days (YYYY-MM-DD) it picked. */
-export interface TrafficAsked {
+interface TrafficAsked {
 	scenario: string;
 	from?: string;
 	to?: string;
