@@ -62,7 +62,8 @@ export class MessagingBotApi implements ICredentialType {
 				{
 					name: 'Both Headers',
 					value: 'both',
-					description: 'Sends the key both ways at once, if you are unsure which one your account takes',
+					description:
+						'Sends the key both ways at once, if you are unsure which one your account takes',
 				},
 			],
 		},
@@ -97,9 +98,17 @@ export class MessagingBotApi implements ICredentialType {
 				},
 				{
 					name: 'Shared Through Redis (for Queue Mode)',
+					value: 'redisCredential',
+					description:
+						'Every main, webhook and worker process counts one budget, in the Messaging Bot Redis credential chosen on each node (the one its Storage uses): use the Redis queue mode runs on',
+				},
+				{
+					// Credentials saved before the Redis credential carried the budget: their Redis, typed
+					// here, still counts it (the value and the fields below keep their names).
+					name: 'Shared Through the Redis Below (Older Credentials)',
 					value: 'redis',
 					description:
-						'Every main, webhook and worker process counts one budget, so the limit holds across them: use the Redis queue mode runs on',
+						'As above, through a Redis typed in this credential. Choose "Shared Through Redis" instead, so the Redis is typed once.',
 				},
 			],
 			description:

@@ -3,8 +3,9 @@ import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 import { redisFields } from './redisFields';
 
 /**
- * The Redis that the Messaging Bot Trigger and Scenario nodes share state in under n8n queue mode
- * (usually the one the queue runs on). Tested by the nodes (`testedBy`): a PING, not an HTTP call.
+ * The one Redis of n8n queue mode (usually the one the queue runs on): the Trigger and Scenario
+ * nodes keep their state in it, and an API credential whose Request Budget is "Shared Through
+ * Redis" counts its requests in it. Tested by the nodes (`testedBy`): a PING, not an HTTP call.
  */
 export class MessagingBotRedisApi implements ICredentialType {
 	name = 'messagingBotRedisApi';

@@ -85,7 +85,7 @@ async function bundle(source: string, out: string): Promise<void> {
 		entryPoints: [path.join(root, source)],
 		outfile: path.join(root, out),
 		external: ['n8n-workflow'],
-		plugins: [sharedFiles(out, source)],
+		plugins: [sharedFiles(out, source), fflateWithoutWorkers()],
 	});
 }
 
@@ -102,6 +102,21 @@ async function bundleVendor(name: string, out: string): Promise<void> {
 		outfile: path.join(root, out),
 		external: NEVER_LOADED,
 	});
+}
+
+/**
+ * fflate's build for Node.js requires `worker_threads` for its asynchronous calls, which the
+ * picture never makes and n8n's scanner refuses: its plain JavaScript build is bundled instead.
+ */
+function fflateWithoutWorkers(): Plugin {
+	return {
+		name: 'fflate-without-workers',
+		setup(b) {
+			b.onResolve({ filter: /^fflate$/ }, () => ({
+				path: path.join(root, 'node_modules/fflate/esm/browser.js'),
+			}));
+		},
+	};
 }
 
 /** Resolves a relative import to the source file it names, as the bundler would. */

@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
+
+import { readPng } from './lib/png-read';
 
 /**
  * `tsx scripts/glyph-atlas.ts`: writes runtime/scenarios/offline/picture/glyphs.ts, the letters
@@ -19,36 +20,11 @@ export const CHARS =
 const ROW = 40;
 const BASE = 28;
 
+/** A screenshot's size and RGBA pixels. */
 function decodePng(png: Buffer): { width: number; height: number; rgba: Uint8Array } {
-	const width = png.readUInt32BE(16);
-	const height = png.readUInt32BE(20);
-	const chunks: Buffer[] = [];
-	for (let at = 8; at < png.length; ) {
-		const length = png.readUInt32BE(at);
-		const type = png.toString('latin1', at + 4, at + 8);
-		if (type === 'IDAT') chunks.push(png.subarray(at + 8, at + 8 + length));
-		at += 12 + length;
-	}
-	const raw = inflateSync(Buffer.concat(chunks));
-	const stride = width * 4;
-	const rgba = new Uint8Array(stride * height);
-	for (let y = 0; y < height; y++) {
-		const filter = raw[y * (stride + 1)];
-		for (let x = 0; x < stride; x++) {
-			const a = x >= 4 ? rgba[y * stride + x - 4] : 0;
-			const b = y > 0 ? rgba[(y - 1) * stride + x] : 0;
-			const c = x >= 4 && y > 0 ? rgba[(y - 1) * stride + x - 4] : 0;
-			const p = a + b - c;
-			const pa = Math.abs(p - a);
-			const pb = Math.abs(p - b);
-			const pc = Math.abs(p - c);
-			const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-			const v = raw[y * (stride + 1) + 1 + x];
-			const add = [0, a, b, (a + b) >> 1, paeth][filter];
-			rgba[y * stride + x] = (v + add) & 0xff;
-		}
-	}
-	return { width, height, rgba };
+	const { width, height, channels, pixels } = readPng(png);
+	if (channels !== 4) throw new Error('the screenshot is not RGBA');
+	return { width, height, rgba: pixels };
 }
 
 function render(size: number, weight: string, dir: string) {

@@ -9,10 +9,11 @@ import {
 
 import * as bot from './actions/bot';
 import * as client from './actions/client';
-import { operationNames, subtitleFrom } from './actions/common';
 import { router } from './actions/router';
 import { searchBots, searchClients } from '../shared/listSearch';
 import { DOCS } from '../shared/documentation';
+import { messagingBotRedisPing } from '../shared/stateStore';
+import { operationNames, subtitleFrom } from '../shared/subtitle';
 
 /** "Bot: Send Message", "Client: Update Tags": the names of the Resource and Operation dropdowns. */
 const subtitles = Object.fromEntries(
@@ -42,7 +43,12 @@ export class MessagingBot implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'messagingBotApi', required: true }],
+		credentials: [
+			{ name: 'messagingBotApi', required: true },
+			// Queue mode: the Redis the API credential's request budget is shared through, when its
+			// Request Budget says so (the same credential the Scenario and Trigger nodes keep state in).
+			{ name: 'messagingBotRedisApi', required: false, testedBy: 'messagingBotRedisPing' },
+		],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -90,7 +96,10 @@ export class MessagingBot implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchBots, searchClients } };
+	methods = {
+		listSearch: { searchBots, searchClients },
+		credentialTest: { messagingBotRedisPing },
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

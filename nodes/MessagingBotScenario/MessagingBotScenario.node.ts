@@ -18,6 +18,7 @@ import {
 } from '../shared/stateStore';
 import { conversationScopeOption } from '../shared/conversationScope';
 import { DOCS, SCENARIO_FORMAT_LINK } from '../shared/documentation';
+import { operationNames, subtitleFrom } from '../shared/subtitle';
 
 /** The order-status example, less its editor-only schema link: a starting point users edit in place. */
 const EXAMPLE_SCENARIO = JSON.stringify(
@@ -34,8 +35,7 @@ export class MessagingBotScenario implements INodeType {
 		group: ['transform'],
 		version: 1,
 		// The operation's name as the dropdown shows it, never its internal value.
-		subtitle:
-			'={{ {"handleMessage": "Handle Message", "fireTimers": "Run Due Work", "release": "Release to Bot", "getConversation": "Get Conversation", "getDiagram": "Get Diagram", "getAnalytics": "Get Analytics", "testConversation": "Test Conversation"}[$parameter["operation"]] }}',
+		subtitle: subtitleFrom(operationNames([operationProperty]), '$parameter["operation"]'),
 		description:
 			'Runs a bot scenario (a state machine written as JSON) on each message a client sends, and replies',
 		defaults: { name: 'Messaging Bot Scenario' },

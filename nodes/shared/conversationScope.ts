@@ -1,6 +1,7 @@
 import type { FunctionsBase, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { conversationScope } from '../../runtime/scenarios/engine/scope';
+import { SCENARIO_ID } from '../../runtime/scenarios/format/scenario-id';
 
 /**
  * Whose conversations a Scenario node works on: its scenario's, on its store, whatever workflow
@@ -18,7 +19,6 @@ export const conversationScopeOption: INodeProperties = {
 		"Empty: the conversations belong to the bot, the client and this scenario's ID, and every Scenario node with the same scenario and storage shares them, in any workflow (a separate Run Due Work workflow reaches them; a copy of the workflow continues them and never answers a message twice). A name keeps this node's conversations apart, shared only with nodes given the same name: a test copy beside production.",
 };
 
-const SCENARIO_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 let lastParsed: { text: string; id: string | undefined } | undefined;
 
 /** The scenario's id from the Scenario parameter as stored: JSON text or an object. */

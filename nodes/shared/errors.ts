@@ -46,7 +46,7 @@ const RULE_WORDS: Array<[RegExp, string]> = [
 ];
 
 /** "Tags (entry 3) must be …": the field by its label, then the rule. */
-export function describeIssue(issue: FieldIssue): string {
+function describeIssue(issue: FieldIssue): string {
 	const [head, index] = issue.field.split('.');
 	const label = LABELS[head] ?? head;
 	const where = index !== undefined && /^\d+$/.test(index) ? ` (entry ${Number(index) + 1})` : '';

@@ -113,7 +113,7 @@ async function checkStore(ctx: StoreContext, store: StateStore, refuseLossy: boo
  * `getCredentials` is the node context's; the Redis credential is read only when it is needed.
  * Each store's module (node:sqlite, ioredis, pg) is loaded only when that store is chosen.
  */
-export async function openStateStore(
+async function openStateStore(
 	kind: string,
 	statePath: string,
 	getCredentials: (type: string) => Promise<object>,

@@ -9,8 +9,9 @@ import {
 import type { RedisOptions } from 'ioredis';
 
 import { MessagingBotClient, normaliseBaseUrl, type Priority } from '../../runtime/api';
-import { redisOptions } from '../../runtime/stores/redis-options';
+import { redisOptions, type RedisCredential } from '../../runtime/stores/redis-options';
 import { classifyNetworkError, type Transport } from '../../runtime/api/transport';
+import { redisCredentialUnder, type RedisFieldsUnder } from '../../credentials/redisFields';
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
 
@@ -22,7 +23,7 @@ type CredentialInUse = { ref?: { id: string; name: string }; data: ApiCredential
  * The credential this execution read already is handed to n8n, which would otherwise read and
  * decrypt it from its database again for every request.
  */
-export function n8nTransport(ctx: Context, credential?: CredentialInUse): Transport {
+function n8nTransport(ctx: Context, credential?: CredentialInUse): Transport {
 	const given = credential?.ref && {
 		...credential.ref,
 		type: 'messagingBotApi',
@@ -77,33 +78,34 @@ export const n8nClock = {
 	sleep: async (ms: number, signal?: AbortSignal) => await sleep(ms, signal),
 };
 
-type ApiCredential = {
+type ApiCredential = RedisFieldsUnder<'redis'> & {
 	baseUrl: string;
 	apiKey: string;
 	rateLimit?: number;
 	rateWindowSeconds?: number;
-	budgetScope?: 'process' | 'redis';
-	redisHost?: string;
-	redisPort?: number;
-	redisUser?: string;
-	redisPassword?: string;
-	redisDatabase?: number;
-	redisSsl?: boolean;
-	redisDisableTlsVerification?: boolean;
+	/** `redis`: through the Redis typed in this credential (credentials saved before `redisCredential`). */
+	budgetScope?: 'process' | 'redisCredential' | 'redis';
 };
 
-/** The Redis the credential shares its request budget through, if it does. */
-function sharedThrough(c: ApiCredential): RedisOptions | undefined {
-	if (c.budgetScope !== 'redis') return undefined;
-	return redisOptions({
-		host: c.redisHost,
-		port: c.redisPort,
-		user: c.redisUser,
-		password: c.redisPassword,
-		database: c.redisDatabase,
-		ssl: c.redisSsl,
-		disableTlsVerification: c.redisDisableTlsVerification,
+/**
+ * The Redis the credential shares its request budget through, if it does: the node's Messaging
+ * Bot Redis credential (the one its Storage uses), or, in a credential saved before that, the
+ * Redis typed in it.
+ */
+async function sharedThrough(ctx: Context, c: ApiCredential): Promise<RedisOptions | undefined> {
+	if (c.budgetScope === 'redis') return redisOptions(redisCredentialUnder('redis', c));
+	if (c.budgetScope !== 'redisCredential') return undefined;
+	const redis = await ctx.getCredentials<RedisCredential>('messagingBotRedisApi').catch(() => {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Messaging Bot API credential: Request Budget is "Shared Through Redis", and this node has no Messaging Bot Redis credential',
+			{
+				description:
+					'Choose the Messaging Bot Redis credential on this node (on a Scenario or Trigger node: set Storage to Redis), or set Request Budget to "Counted in This Process".',
+			},
+		);
 	});
+	return redisOptions(redis);
 }
 
 /**
@@ -132,7 +134,7 @@ export async function clientFor(
 			limit: Math.max(1, Math.floor(credentials.rateLimit ?? 100)),
 			windowMs: Math.max(100, Math.round((credentials.rateWindowSeconds ?? 60) * 1000)),
 		},
-		sharedThrough: sharedThrough(credentials),
+		sharedThrough: await sharedThrough(ctx, credentials),
 		priority,
 		// Bulk work takes turns by execution, so one big job never starves another.
 		lane: 'getExecutionId' in ctx ? ctx.getExecutionId() : undefined,

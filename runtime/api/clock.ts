@@ -7,3 +7,7 @@ export interface Clock {
 	/** `signal`: the sleep may end early (then resolve or reject) once it fires. */
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
+
+/** A message's or history item's ISO 8601 time in ms since the epoch; NaN when absent or unreadable. */
+export const msOf = (timestamp: string | undefined): number =>
+	typeof timestamp === 'string' ? Date.parse(timestamp) : Number.NaN;

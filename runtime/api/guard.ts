@@ -24,7 +24,7 @@ export class FencedError extends Error {
 }
 
 /** The guard's signal has fired: throws its reason (a `FencedError`). */
-export function throwIfFenced(guard: RequestGuard | undefined): void {
+function throwIfFenced(guard: RequestGuard | undefined): void {
 	const signal = guard?.signal;
 	if (signal?.aborted) throw fencedBy(signal);
 }

@@ -20,7 +20,7 @@ export interface CounterReader extends Pick<StateStore, 'counters'> {
 	close(): Promise<void>;
 }
 
-export const isRedisUrl = (where: string) => /^rediss?:\/\//.test(where);
+const isRedisUrl = (where: string) => /^rediss?:\/\//.test(where);
 
 export function openCountersReadOnly(where: string, now = () => Date.now()): CounterReader {
 	if (isRedisUrl(where)) {

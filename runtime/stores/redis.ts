@@ -1,6 +1,7 @@
 // ioredis (bundled): the Redis client n8n's own queue mode uses.
 import { Redis, type RedisOptions } from 'ioredis';
 
+import { getOrCreate } from '../per-process';
 import { redisCause, StateStoreError, storeError } from './errors';
 import type { LostWrites } from './loss';
 import { LossMarker } from './redis-marker';
@@ -291,12 +292,7 @@ const open = new Map<string, RedisStore>();
 export function sharedRedisStore(c: RedisCredential): RedisStore {
 	const options = redisOptions(c);
 	const id = JSON.stringify(options);
-	let store = open.get(id);
-	if (!store) {
-		store = new RedisStore(options);
-		open.set(id, store);
-	}
-	return store;
+	return getOrCreate(open, id, () => new RedisStore(options));
 }
 
 export async function closeSharedRedisStores(): Promise<void> {

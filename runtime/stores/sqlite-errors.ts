@@ -34,7 +34,7 @@ const FULL_BELOW_BYTES = 1024 * 1024;
  * disk are looked at (a write refused with EPERM is an immutable file, EROFS a read-only mount,
  * EACCES a permission; no room left is a full disk).
  */
-export function sqliteCause(error: unknown, file: string): StoreCause {
+function sqliteCause(error: unknown, file: string): StoreCause {
 	const errcode = (error as { errcode?: unknown }).errcode;
 	const message = (error as Error).message ?? '';
 	const primary = typeof errcode === 'number' ? errcode & 0xff : undefined;

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
+import { getOrCreate } from '../per-process';
 import { StateStoreError } from './errors';
 import { GroupCommit, UNDO } from './sqlite-batch';
 import { sqliteStoreError } from './sqlite-errors';
@@ -297,12 +298,7 @@ const open = new Map<string, SqliteStore>();
 export function sharedSqliteStore(file = defaultStatePath()): SqliteStore {
 	const expanded = file.startsWith('~/') ? path.join(homedir(), file.slice(2)) : file;
 	const resolved = expanded === ':memory:' ? expanded : path.resolve(expanded);
-	let store = open.get(resolved);
-	if (!store) {
-		store = new SqliteStore(resolved);
-		open.set(resolved, store);
-	}
-	return store;
+	return getOrCreate(open, resolved, () => new SqliteStore(resolved));
 }
 
 /** Closes every shared connection (on shutdown, or to simulate a restart in tests). */

@@ -11,7 +11,7 @@ import {
 } from './n8n-process';
 
 const root = path.resolve(__dirname, '../..');
-export const WORKFLOW_DIR = path.join(root, 'examples/workflows');
+const WORKFLOW_DIR = path.join(root, 'examples/workflows');
 export const WEBHOOK_CREDENTIAL_ID = 'mbWebhookSecret1';
 export const API_CREDENTIAL_ID = 'mbApiCredential1';
 

@@ -10,13 +10,13 @@ import { ensureN8n, ensureNode, N8N_1_NODE, N8N_VERSION } from './n8n-install';
 const root = path.resolve(__dirname, '../..');
 
 /** The Node that runs n8n: this one when it is 24 or newer, else the `node` dev dependency's. */
-export function node24(): string {
+function node24(): string {
 	const major = Number(process.versions.node.split('.')[0]);
 	return major >= 24 ? process.execPath : path.join(root, 'node_modules/node/bin/node');
 }
 
 /** The Node.js that runs an n8n version: Node 24 for 2.x (which needs it), Node 22 for 1.x. */
-export function nodeFor(n8nVersion: string): string {
+function nodeFor(n8nVersion: string): string {
 	return n8nVersion.startsWith('1.') ? ensureNode(N8N_1_NODE) : node24();
 }
 
@@ -103,7 +103,7 @@ export type N8nOptions = {
  */
 export const RESTARTABLE_ENV = { N8N_DISABLED_MODULES: 'insights' };
 
-export function n8nEnv(o: N8nOptions): NodeJS.ProcessEnv {
+function n8nEnv(o: N8nOptions): NodeJS.ProcessEnv {
 	// n8n exits at once, silently, under NODE_ENV=test (which jest sets); jest's own variables go too.
 	const inherited = Object.fromEntries(
 		Object.entries(process.env).filter(([k]) => !k.startsWith('JEST_') && k !== 'NODE_ENV'),

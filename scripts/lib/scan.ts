@@ -19,7 +19,8 @@ export interface Finding {
 
 /**
  * Accepted findings: those of `rule` in `file` whose message names one of `match` (every
- * finding of the rule in the file when `match` is absent), for `reason`.
+ * finding of the rule in the file when `match` is absent), for `reason`. A `[hash]` in `file`
+ * stands for the content hash the bundler puts in a studio chunk's name.
  */
 export interface Allowed {
 	file: string;
@@ -97,7 +98,7 @@ export function checkAgainst(
 	allowed: Allowed[],
 ): { unexpected: Finding[]; unused: Allowed[] } {
 	const matches = (f: Finding, a: Allowed) =>
-		f.file === a.file &&
+		fileMatches(f.file, a.file) &&
 		f.rule === a.rule &&
 		(a.match === undefined || a.match.some((m) => f.message.includes(m)));
 	return {
@@ -105,6 +106,14 @@ export function checkAgainst(
 		unused: allowed.filter((a) => !findings.some((f) => matches(f, a))),
 	};
 }
+
+function fileMatches(file: string, allowed: string): boolean {
+	if (!allowed.includes('[hash]')) return file === allowed;
+	const [before, after] = allowed.split('[hash]');
+	return new RegExp(`^${literal(before)}[A-Z0-9]+${literal(after)}$`).test(file);
+}
+
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Findings counted per file, for a short report. */
 export function countByFile(findings: Finding[]): Record<string, number> {

@@ -23,7 +23,7 @@ type DeliveryView = {
 };
 
 /** Waits until the service has nothing left to retry, then re-requests every dead letter. */
-export async function settleDeliveries(emulator: RunningEmulator): Promise<number> {
+async function settleDeliveries(emulator: RunningEmulator): Promise<number> {
 	for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
 		const list = (
 			await admin<DeliveryView[]>(emulator, 'GET', '/deliveries?event=message.received')
@@ -47,7 +47,7 @@ export async function settleDeliveries(emulator: RunningEmulator): Promise<numbe
  * those n8n itself answered 200 while starting up, before any node was loaded ("n8n is starting
  * up. Please wait"): the service counts those as delivered, though no node ever saw them.
  */
-export async function acknowledged(emulator: RunningEmulator): Promise<{
+async function acknowledged(emulator: RunningEmulator): Promise<{
 	byTrigger: Map<string, string>;
 	byStartingN8n: string[];
 	/** How the attempts were answered, by kind: `initial 200`, `retry 503`, `manual error`… */

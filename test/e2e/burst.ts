@@ -30,10 +30,10 @@ export function stepsScenario(): string {
 	return JSON.stringify({ id: 'steps', version: 1, start: 's0', states });
 }
 
-export const BURST_WORKFLOW_ID = 'mbKillBurst00001';
+const BURST_WORKFLOW_ID = 'mbKillBurst00001';
 /** Where the store keeps the burst's conversations: its scenario's. */
 export const BURST_SCOPE = conversationScope('steps');
-export const BURST_HOOK = 'messaging-bot-burst';
+const BURST_HOOK = 'messaging-bot-burst';
 
 /**
  * Trigger → Scenario, and a Schedule Trigger every 5 s → Run Due Work. Late Messages "apply"

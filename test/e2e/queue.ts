@@ -33,8 +33,8 @@ export const STATE_DBS = {
 	pauseBudget: 14,
 	pgRestart: 15,
 } as const;
-export const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
-export const POSTGRES_CREDENTIAL_ID = 'mbPgState0000001';
+const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
+const POSTGRES_CREDENTIAL_ID = 'mbPgState0000001';
 
 /** The shared stores a queue-mode test runs on; each file runs once per store. */
 export type StoreKind = 'redis' | 'postgres';

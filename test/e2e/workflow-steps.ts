@@ -72,7 +72,7 @@ const call = (workflow: string, timeoutSeconds: number) => ({
 	},
 });
 
-export const CALLS_SCENARIO = {
+const CALLS_SCENARIO = {
 	id: 'e2e-calls',
 	version: 1,
 	start: 'welcome',

@@ -8,7 +8,7 @@ import { launchChromium } from '../helpers/chromium';
 /** n8n's editor marks its elements with data-test-id. */
 selectors.setTestIdAttribute('data-test-id');
 
-export const IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
+const IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
 
 export type Browser = { page: Page; close(): Promise<void> };
 

@@ -14,7 +14,7 @@ import {
 } from '../../scripts/lib/n8n-process';
 import { tourWorkflow } from './tour';
 
-export const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
+const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
 export const DEMO_SECRET = ['whsec', 'editor', 'test'].join('_');
 
 export type Demo = {

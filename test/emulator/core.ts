@@ -36,7 +36,7 @@ export interface RequestLogEntry {
 	key: string | null;
 }
 
-export const SPEC_RETRY_DELAYS_MS = [60_000, 300_000, 900_000];
+const SPEC_RETRY_DELAYS_MS = [60_000, 300_000, 900_000];
 
 /** Everything the emulator knows, shared by the API and admin handlers. */
 export class Core {

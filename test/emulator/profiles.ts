@@ -52,7 +52,7 @@ export function answerError(core: Core, res: ServerResponse, error: HttpError, p
 }
 
 /** How long the variant takes to list a client's message in the history (A39). */
-export const VARIANT_INBOUND_DELAY_MS = 1500;
+const VARIANT_INBOUND_DELAY_MS = 1500;
 
 /**
  * The history as listed (A39): a client's message as soon as it is written; the variant lists it

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { HttpError } from './http';
 
-export type Context = {
+type Context = {
 	req: IncomingMessage;
 	res: ServerResponse;
 	url: URL;

@@ -19,7 +19,7 @@ export const LIMITS = {
 	jsonDepth: 100,
 } as const;
 
-export const EVENT_TYPES = [
+const EVENT_TYPES = [
 	'message.received',
 	'message.sent',
 	'message.read',
@@ -52,12 +52,12 @@ const intParam = (min: number, max: number) =>
 		.transform(Number)
 		.pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
-export const email = z.string().max(254).email('must be a valid email address');
-export const phone = z
+const email = z.string().max(254).email('must be a valid email address');
+const phone = z
 	.string()
 	.regex(/^\+[1-9]\d{6,14}$/, 'must be in international format: a plus, then 7 to 15 digits');
 
-export function jsonBytes(value: unknown): number {
+function jsonBytes(value: unknown): number {
 	return Buffer.byteLength(JSON.stringify(value), 'utf8');
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** In-memory records of the service. Field names follow the spec; additions are documented. */
-export type BotStatus = 'active' | 'inactive';
+type BotStatus = 'active' | 'inactive';
 
 export interface Bot {
 	id: string;

@@ -16,7 +16,7 @@ export interface Subscription {
 }
 
 /** `failed` is only for test events, which are attempted once and never queued. */
-export type DeliveryState = 'pending' | 'awaiting_retry' | 'delivered' | 'dead_letter' | 'failed';
+type DeliveryState = 'pending' | 'awaiting_retry' | 'delivered' | 'dead_letter' | 'failed';
 
 export interface Attempt {
 	attempt: number;
@@ -45,7 +45,7 @@ export interface Delivery {
 	attempts: Attempt[];
 }
 
-export const USER_AGENT = 'Service-Webhooks/1.0';
+const USER_AGENT = 'Service-Webhooks/1.0';
 
 /** The signature of the spec: sha256= and the lower-case hex HMAC-SHA256 of the body bytes. */
 export function sign(secret: string, body: string): string {

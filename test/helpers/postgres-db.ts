@@ -9,7 +9,7 @@ import type { PostgresCredential } from '../../runtime/stores/postgres-options';
  * it after: tests never touch n8n's databases or another run's.
  */
 const [HOST, PORT] = (process.env.MESSAGING_BOT_TEST_PG ?? '127.0.0.1:5432').split(':');
-export const TEST_PG: PostgresCredential = { host: HOST, port: Number(PORT), user: 'postgres' };
+const TEST_PG: PostgresCredential = { host: HOST, port: Number(PORT), user: 'postgres' };
 
 async function onServer<T>(database: string, work: (c: Client) => Promise<T>): Promise<T> {
 	const client = new Client({

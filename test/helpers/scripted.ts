@@ -13,7 +13,7 @@ export type Script = (request: TransportRequest, index: number) => Reply;
 export const START = Date.parse('2025-01-15T12:00:00Z');
 
 /** Time that moves only when the client sleeps, and remembers every sleep. */
-export function fakeClock(start = START) {
+function fakeClock(start = START) {
 	const clock = {
 		at: start,
 		sleeps: [] as number[],

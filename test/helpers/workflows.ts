@@ -43,7 +43,7 @@ const NODE_DEFAULTS: Record<PackageNode, Omit<INode, 'type' | 'typeVersion' | 'p
 };
 
 /** One of this package's nodes with the given parameters; `extra` overrides its defaults. */
-export function packageNode(
+function packageNode(
 	kind: PackageNode,
 	parameters: INode['parameters'],
 	extra: Partial<INode> = {},

@@ -1,11 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: example files, never loaded by n8n */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
 
 import type { IBinaryData } from 'n8n-workflow';
 import { parseStringPromise } from 'xml2js';
 
+import { readPng } from '../../scripts/lib/png-read';
 import { outputOf, runWorkflow } from '../helpers/n8n';
 import { largeScenario } from '../studio/generated';
 import { itemsInto, scenarioNode } from '../helpers/workflows';
@@ -52,23 +52,10 @@ const sources: Record<string, () => string> = {
 
 const svgSize = (svg: XmlNode) => [Number(svg.$?.width), Number(svg.$?.height)];
 
-/** A PNG's size and pixels, read with zlib: its signature, IHDR and every IDAT row (Sub filter). */
-function readPng(file: Buffer) {
-	expect(file.subarray(0, 8)).toEqual(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
-	const width = file.readUInt32BE(16);
-	const height = file.readUInt32BE(20);
-	const idat: Buffer[] = [];
-	for (let at = 8; at < file.length; at += 12 + file.readUInt32BE(at))
-		if (file.toString('latin1', at + 4, at + 8) === 'IDAT')
-			idat.push(file.subarray(at + 8, at + 8 + file.readUInt32BE(at)));
-	const raw = inflateSync(Buffer.concat(idat));
-	const stride = width * 3;
-	expect(raw.length).toBe((stride + 1) * height);
-	const rgb = new Uint8Array(stride * height);
-	for (let y = 0; y < height; y++)
-		for (let x = 0; x < stride; x++)
-			rgb[y * stride + x] =
-				(raw[y * (stride + 1) + 1 + x] + (x >= 3 ? rgb[y * stride + x - 3] : 0)) & 0xff;
+/** A PNG's size and the share of its pixels that pass a test. */
+function readRgbPng(file: Buffer) {
+	const { width, height, channels, pixels: rgb } = readPng(file);
+	expect(channels).toBe(3);
 	const share = (test: (r: number, g: number, b: number) => boolean) => {
 		let n = 0;
 		for (let i = 0; i < rgb.length; i += 3) if (test(rgb[i], rgb[i + 1], rgb[i + 2])) n++;
@@ -102,7 +89,7 @@ describe('Messaging Bot Scenario node: Get Diagram picture', () => {
 			expect(svg).not.toContain('\u0007');
 			const png = item.binary?.diagram as IBinaryData;
 			expect(png).toMatchObject({ mimeType: 'image/png', fileName: `${name}.png` });
-			const image = readPng(Buffer.from(png.data, 'base64'));
+			const image = readRgbPng(Buffer.from(png.data, 'base64'));
 			expect([image.width, image.height]).toEqual(svgSize(xml.svg));
 			// Drawn on: far from all white, and the start state's green border is there.
 			expect(image.share((r, g, b) => r + g + b < 600)).toBeGreaterThan(0.01);

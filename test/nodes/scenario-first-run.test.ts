@@ -91,6 +91,17 @@ describe('Scenario node on a first run', () => {
 		expect(String(outputOf(run, 'Scenario')[0].json.mermaid)).toMatch(/^stateDiagram-v2/);
 	});
 
+	it('an operation it does not know fails as a node error of the first item', async () => {
+		const run = await runWorkflow(
+			itemsInto([{}], withoutCredentials({ operation: 'fireAll', scenario: orderStatus })),
+			{},
+		);
+		const error = run.data.resultData.error;
+		expect(error?.name).toBe('NodeOperationError');
+		expect(error?.message).toBe('The operation "fireAll" is not known');
+		expect((error as { context?: { itemIndex?: number } })?.context?.itemIndex).toBe(0);
+	});
+
 	it('has no warning for the examples', async () => {
 		const run = await runWorkflow(
 			itemsInto(

@@ -23,7 +23,8 @@ async function play(name: string, client: string, script: Step[]): Promise<strin
 		} else if (typeof step === 'object') {
 			chat.time += step.wait * 60_000;
 			lines.push(`[${step.wait} min later]`);
-			for (const fired of await chat.engine.fireDueTimers()) write(fired.actions);
+			const work = await chat.engine.runDueWork();
+			for (const done of [...work.messages, ...work.timers]) write(done.actions);
 		} else {
 			lines.push(`${client}: ${step}`);
 			await chat.say(step, client);

@@ -54,11 +54,11 @@ describe.each(backends())('scenario format ($name store)', (backend) => {
 			await chat.say('hi', 'cl_grace');
 			chat.time += 10 * MINUTE;
 			const runs = await Promise.all([
-				chat.engine.fireDueTimers(),
-				chat.engine.fireDueTimers(),
-				chat.newEngine([...chat.engine.scenarios.values()]).fireDueTimers(),
+				chat.engine.runDueWork(),
+				chat.engine.runDueWork(),
+				chat.newEngine([...chat.engine.scenarios.values()]).runDueWork(),
 			]);
-			expect(runs.flat()).toHaveLength(2);
+			expect(runs.flatMap((run) => run.timers)).toHaveLength(2);
 			expect(chat.api.replies()).toEqual([
 				'Question?',
 				'Question?',

@@ -118,7 +118,7 @@ export const ADA: ClientProfile = {
 		},
 	],
 };
-export const GRACE: ClientProfile = { id: 'cl_grace', first_name: 'Grace', tags: ['lead'] };
+const GRACE: ClientProfile = { id: 'cl_grace', first_name: 'Grace', tags: ['lead'] };
 
 /** An engine on a virtual clock with a recording API: say something, get the replies back. */
 export class Chat {
@@ -179,8 +179,8 @@ export class Chat {
 	/** Time passes; the texts the due timers sent. */
 	async wait(minutes: number): Promise<string[]> {
 		this.time += minutes * MINUTE;
-		const fired = await this.engine.fireDueTimers();
-		return fired.flatMap((f) =>
+		const { timers } = await this.engine.runDueWork();
+		return timers.flatMap((f) =>
 			f.actions.flatMap((a) => (a.kind === 'reply' ? [a.text ?? ''] : [])),
 		);
 	}
@@ -198,7 +198,7 @@ function isCompiled(value: unknown): value is CompiledScenario {
 	return typeof value === 'object' && value !== null && 'machine' in value;
 }
 
-export function replies(result: HandleResult): string[] {
+function replies(result: HandleResult): string[] {
 	return result.actions.flatMap((a) => (a.kind === 'reply' ? [a.text ?? ''] : []));
 }
 

@@ -101,8 +101,9 @@ test('lays out a 60-state scenario', async () => {
 	const states = Object.keys(doc(large).states);
 	expect(states).toHaveLength(60);
 	const opened = await openFile(page, large, states);
+	// The page's own measure in the browser's performance timeline, as developer tools show it.
 	const layoutMs = await page.evaluate(
-		() => (globalThis as { studioTimings?: { layoutMs?: number } }).studioTimings?.layoutMs ?? -1,
+		() => performance.getEntriesByName('studio layout').at(-1)?.duration ?? -1,
 	);
 	process.stdout.write(
 		`60-state scenario: layout ${layoutMs.toFixed(0)} ms, opened and drawn in ${opened} ms (target under 2000 ms)\n`,

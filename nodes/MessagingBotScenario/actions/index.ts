@@ -1,19 +1,21 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { workflowsProperty } from './descriptions';
-import { getDiagram } from './diagram.operation';
-import { fireTimers } from './fireTimers.operation';
+import { getDiagram } from './getDiagram.operation';
 import { getAnalytics } from './getAnalytics.operation';
 import { getConversation } from './getConversation.operation';
 import { handleMessage } from './handleMessage.operation';
 import { release } from './release.operation';
+import { runDueWork } from './runDueWork.operation';
 import { testConversation } from './testConversation.operation';
 import type { OfflineOperation, ScenarioOperation } from './types';
 
 /** Every operation by its value in the picker below; the offline ones need no store. */
 export const operations: Record<string, ScenarioOperation | OfflineOperation> = {
 	handleMessage,
-	fireTimers,
+	// Run Due Work is stored as `fireTimers`, its value before it did more than fire timers: saved
+	// workflows hold that value, so renaming it would break them.
+	fireTimers: runDueWork,
 	release,
 	getConversation,
 	getDiagram,
@@ -61,7 +63,7 @@ export const operationProperty: INodeProperties = {
 			description: 'A person has finished with a handed-off client: the bot answers again',
 		},
 		{
-			// The value stays `fireTimers`, so workflows built before the rename keep working.
+			// Stored as `fireTimers` in saved workflows (see `operations` above); never rename it.
 			name: 'Run Due Work',
 			value: 'fireTimers',
 			action: 'Run due work',

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { engineFor, scenariosFor } from '../fromParameters';
 import { operations } from './index';
@@ -8,7 +8,10 @@ import { takeStoreNotices } from '../../shared/stateStore';
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const op = operations[operation];
-	if (!op) throw new Error(`The operation "${operation}" is not known`);
+	if (!op)
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" is not known`, {
+			itemIndex: 0,
+		});
 	if ('offline' in op) return await op.offline.call(this, scenariosFor(this));
 	const outputs = await op.execute.call(this, await engineFor(this));
 	// What the store said at connect (what a crash of it loses, a loss found), once per process.

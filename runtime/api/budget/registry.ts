@@ -1,5 +1,6 @@
 import type { RedisOptions } from 'ioredis';
 
+import { getOrCreate } from '../../per-process';
 import type { Clock } from '../clock';
 import { LocalWindow } from './local-window';
 import { RequestBudget } from './request-budget';
@@ -33,15 +34,14 @@ export function sharedBudget(
 	const where = settings.redis
 		? `@${settings.redis.host ?? 'localhost'}:${settings.redis.port ?? 6379}/${settings.redis.db ?? 0}`
 		: '';
-	let budget = budgets.get(budgetId + where);
-	if (!budget) {
+	const known = budgets.get(budgetId + where);
+	known?.source.tighten(settings.limit, settings.windowMs);
+	return getOrCreate(budgets, budgetId + where, () => {
 		const source = settings.redis
 			? new (redisWindow().RedisWindow)(settings.redis, budgetId, settings.limit, settings.windowMs)
 			: new LocalWindow(settings.limit, settings.windowMs, clock);
-		budget = new RequestBudget(source, clock);
-		budgets.set(budgetId + where, budget);
-	} else budget.source.tighten(settings.limit, settings.windowMs);
-	return budget;
+		return new RequestBudget(source, clock);
+	});
 }
 
 /** Closes the shared budgets' connections (tests and tools that exit). */

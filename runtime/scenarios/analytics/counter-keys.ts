@@ -63,7 +63,7 @@ const keysOf = cached((scope: string, id: string) => {
 	return cached((version: number, day: string) => `${prefix}${version}|${day}`);
 });
 
-export function counterKey(scope: string, scenario: ScenarioRef, day?: string): string {
+function counterKey(scope: string, scenario: ScenarioRef, day?: string): string {
 	return keysOf(scope, scenario.id)(scenario.version, day ?? LIVE);
 }
 

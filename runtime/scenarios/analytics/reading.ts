@@ -27,7 +27,7 @@ export interface AnalyticsQuery {
 	perDay?: boolean;
 }
 
-export interface StateFunnel {
+interface StateFunnel {
 	state: string;
 	entered: number;
 	/** Conversations whose last state in the period it was (entered and not left). */
@@ -45,7 +45,7 @@ export interface StateFunnel {
 	timers: number;
 }
 
-export interface FunnelSummary {
+interface FunnelSummary {
 	conversations: number;
 	completed: number;
 	completionRate: number | null;

@@ -9,7 +9,7 @@ import { field, waitBucket, type ScenarioRef, type VersionCounts } from './count
  */
 
 /** What a count reads of an effect in the record's outbox (durability/record.ts's `OutboxEntry`). */
-export interface TalliedEffect {
+interface TalliedEffect {
 	effect: Pick<Effect, 'kind'>;
 	status: 'pending' | 'sending' | 'done' | 'unknown' | 'failed';
 	result?: Pick<CallResult, 'outcome'>;

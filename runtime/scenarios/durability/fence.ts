@@ -9,7 +9,7 @@ export type LeaseTarget = { key: string; id: number; owner: string; leaseMs: num
  * How long before its lease runs out a worker stops trusting it: 5 s, or a quarter of a short
  * lease. Covers a renewal's write in flight and the time between the check and the request leaving.
  */
-export function fenceMargin(leaseMs: number): number {
+function fenceMargin(leaseMs: number): number {
 	return Math.min(5000, leaseMs / 4);
 }
 

@@ -7,7 +7,7 @@ import type { CallResult, Effect } from '../machine/setup';
  * it decided are one atomic write, and every effect performed is written down before the next.
  */
 
-export type OutboxStatus = 'pending' | 'sending' | 'done' | 'unknown' | 'failed';
+type OutboxStatus = 'pending' | 'sending' | 'done' | 'unknown' | 'failed';
 
 export interface OutboxEntry {
 	/** Grows by one per effect in the conversation. */

@@ -1,3 +1,4 @@
+import { msOf } from '../../api/clock';
 import type { RequestGuard } from '../../api/guard';
 
 /**
@@ -56,7 +57,7 @@ export async function checkSent(
 			return { unsure: `the client's history is longer than ${HISTORY_READ_MAX} messages` };
 		if (item.text !== reply.text || item.direction === 'inbound') continue;
 		if (item.bot_id !== undefined && item.bot_id !== reply.botId) continue;
-		const at = item.timestamp === undefined ? Number.NaN : Date.parse(item.timestamp);
+		const at = msOf(item.timestamp);
 		if (Number.isNaN(at)) undated = true;
 		else if (at >= from)
 			return { sent: true, ...(item.message_id ? { sentId: item.message_id } : {}) };

@@ -12,7 +12,7 @@ import {
 } from '../durability/record';
 import { ConversationStore } from '../durability/record-store';
 import { AGAIN, BOUNDS, keptChanging, retry } from '../durability/retry';
-import { DueRunner, type TimerResult } from './due';
+import { DueRunner } from './due';
 import { Healer } from './healing/healer';
 import { healingSessionOf } from './healing/session';
 import { ScheduledRun, type DueWork } from './scheduled-run';
@@ -216,12 +216,6 @@ export class ScenarioEngine {
 		const work = await this.scheduled.run(now, limit, this.guarded(failures), failures);
 		if (loss) work.notice = [loss, work.notice].filter(Boolean).join(' ');
 		return work;
-	}
-
-	/** Fires the silence timers due at `now` and resumes effects a stopped worker left. */
-	async fireDueTimers(now = this.clock.now(), limit = 500): Promise<TimerResult[]> {
-		const due = await this.conversations.due(now, limit);
-		return await this.scheduled.timers(due, now, this.guarded([]));
 	}
 
 	/** Runs one conversation's work in turn; a failure (its store write, say) is recorded, never

@@ -1,3 +1,4 @@
+import { msOf } from '../../api/clock';
 import type { QueuedEntry } from '../../stores/types';
 import { conversationKey } from '../durability/record';
 
@@ -50,7 +51,7 @@ export function encodeInbound(message: MessageReceived): string {
 
 export function decodeInbound(entry: QueuedEntry): Inbound {
 	const message = JSON.parse(entry.value) as MessageReceived;
-	const sentAt = typeof message.timestamp === 'string' ? Date.parse(message.timestamp) : NaN;
+	const sentAt = msOf(message.timestamp);
 	return {
 		message,
 		seq: entry.seq,

@@ -1,3 +1,5 @@
+import { getOrCreate } from '../../per-process';
+
 /**
  * When an accepted message may be applied. A message can be applied before an earlier-written
  * message of the same client only while that one is still on its way, which happens only when
@@ -121,13 +123,10 @@ export function holdMs(
 }
 
 const histories = new Map<string, ArrivalHistory>();
+/** Namespaces a process keeps arrivals for: one forgotten beyond that starts over, as after a start. */
+const HISTORIES_KEPT = 256;
 
 /** The arrivals of one inbox namespace, shared by every engine of this process that applies it. */
 export function arrivalHistoryOf(namespace: string): ArrivalHistory {
-	let history = histories.get(namespace);
-	if (!history) {
-		history = new ArrivalHistory();
-		histories.set(namespace, history);
-	}
-	return history;
+	return getOrCreate(histories, namespace, () => new ArrivalHistory(), HISTORIES_KEPT);
 }

@@ -1,5 +1,7 @@
 import * as z from 'zod/v4';
 
+import { SCENARIO_ID } from './scenario-id';
+
 /**
  * The scenario format's building blocks: names, texts, matchers, guards and actions; schema.ts
  * puts them together into states and the document.
@@ -8,7 +10,6 @@ import * as z from 'zod/v4';
 /** State names become xstate state keys, so no dots or '#'; a leading "__" is reserved. */
 const STATE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const SCENARIO_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 /** The longest message the service sends (docs/service-assumptions.md#a11). */
 export const MAX_TEXT = 4096;
 /** A timer longer than this is a scheduling job, not a reminder in a conversation. */
@@ -31,7 +32,7 @@ export const oneOrMore = <T extends z.ZodType>(item: T) =>
 		error: 'must be a text or a list of texts',
 	});
 /** Words a message is compared with. */
-export const words = oneOrMore(plain);
+const words = oneOrMore(plain);
 
 export const stateName = z
 	.string('must be a state name')
@@ -49,15 +50,12 @@ export const scenarioId = z
 	.regex(SCENARIO_ID, 'must be letters, digits, "_" or "-" (at most 64)');
 
 /** Tags follow the service's rules (A21): non-empty after trimming, at most 64 characters. */
-export const tag = z
+const tag = z
 	.string('must be a tag')
 	.trim()
 	.min(1, 'must be a non-empty tag')
 	.max(64, 'must be at most 64 characters');
-export const tags = z
-	.array(tag, 'must be a list of tags')
-	.min(1, 'must list at least one tag')
-	.max(100);
+const tags = z.array(tag, 'must be a list of tags').min(1, 'must list at least one tag').max(100);
 
 export const range = z
 	.strictObject({

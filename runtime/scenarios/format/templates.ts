@@ -21,7 +21,7 @@ const CLIENT_FIELDS = [
 const MESSAGE_FIELDS = ['text', 'channel', 'message_id', 'timestamp'] as const;
 
 type Root = 'client' | 'vars' | 'message' | 'order';
-export type TemplatePart = string | { root: Root; path: string[]; fallback: string };
+type TemplatePart = string | { root: Root; path: string[]; fallback: string };
 
 export interface Template {
 	source: string;

@@ -19,7 +19,7 @@ const ORDINALS = [
 	'tenth',
 ];
 
-export function ordinal(index: number): string {
+function ordinal(index: number): string {
 	return ORDINALS[index] ?? `${index + 1}th`;
 }
 
@@ -50,7 +50,7 @@ function segments(path: string): Segment[] {
 }
 
 /** Where a problem is, as a designer says it: `"target" of the second choice of state hello`. */
-export function placeInWords(path: string): string {
+function placeInWords(path: string): string {
 	const parts = segments(path);
 	const phrases: string[] = [];
 	for (let i = 0; i < parts.length; i++) {

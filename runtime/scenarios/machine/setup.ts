@@ -157,7 +157,7 @@ export type AlwaysConfig = Extract<
 >;
 
 /** The orders a step can see: the record read for it, or the one the conversation started with. */
-export function ordersOf(context: ConversationContext, event: unknown): OrderRecord[] {
+function ordersOf(context: ConversationContext, event: unknown): OrderRecord[] {
 	const e = event as { client?: ClientProfile; input?: MachineInput };
 	return e.client?.orders ?? e.input?.client.orders ?? context.client.orders ?? [];
 }

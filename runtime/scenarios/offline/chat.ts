@@ -76,7 +76,9 @@ export async function chat(
 				const minutes = Number(line.slice(5).trim() || '1');
 				offsetMs += minutes * 60_000;
 				io.out(`     [${minutes} min later]\n`);
-				for (const fired of await engine.fireDueTimers(clock.now())) show(io, fired.actions);
+				// The node's Run Due Work: what it applies and fires shows here as it would there.
+				const work = await engine.runDueWork(clock.now());
+				for (const done of [...work.messages, ...work.timers]) show(io, done.actions);
 			} else if (!(await command(engine, line, { botId, clientId }, io, usage)) && line !== '') {
 				await say(engine, line, { botId, clientId, id: `cli_${Date.now()}_${++n}`, clock }, io);
 			}

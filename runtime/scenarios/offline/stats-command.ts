@@ -92,7 +92,7 @@ function duration(ms: number | null): string {
 }
 
 /** The report as plain-text tables, one per scenario version (and day). */
-export function statsTable(report: AnalyticsReport): string {
+function statsTable(report: AnalyticsReport): string {
 	if (report.versions.length === 0)
 		return `No conversations counted from ${report.from} to ${report.to}.\n`;
 	return report.versions.map(versionTable).join('\n');

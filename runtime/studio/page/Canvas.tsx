@@ -1,49 +1,48 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 
+import { useDrawing } from './drawing';
 import { ScenarioGraphView } from './Graph';
 import { Problems } from './Problems';
-import {
-	trafficOverlay,
-	type Layout,
-	type ScenarioGraph,
-	type ScenarioIssue,
-} from './runtime-bridge';
-import { TrafficBar, type TrafficView } from './Traffic';
+import { trafficOverlay } from './runtime-bridge';
+import { useStudio } from './store';
+import { TrafficBar, useShownTraffic } from './Traffic';
 
 /** The graph with the traffic bar above it and the problems below. */
-export function Canvas(props: {
-	layout: Layout;
-	fitKey: string;
-	selected?: string;
-	problems: Set<string>;
-	lit: { current?: string; visited: Set<string> };
-	issues: ScenarioIssue[];
-	graph: ScenarioGraph;
-	traffic: TrafficView;
-	onSelect(name: string | undefined): void;
-	onConnect(from: string, to: string): void;
-}) {
-	const { graph } = props;
-	const found = props.traffic.traffic;
+export function Canvas() {
+	const { issues, problemStates, graph, layout } = useDrawing();
+	const selected = useStudio((s) => s.selected);
+	const lit = useStudio((s) => s.lit);
+	const fitKey = useStudio(
+		(s) => `${s.source.kind === 'file' ? s.source.path : s.source.kind}:${s.opened}`,
+	);
+	const { select, connect } = useStudio.getState();
+	const found = useShownTraffic();
 	const overlay = useMemo(() => found && trafficOverlay(found, graph), [found, graph]);
+	// How long the layout took, in the browser's performance timeline (developer tools show it).
+	useEffect(() => {
+		performance.measure('studio layout', {
+			start: performance.now() - layout.ms,
+			duration: layout.ms,
+		});
+	}, [layout]);
 	return (
 		<section className="canvas">
-			<TrafficBar view={props.traffic} overlay={overlay} />
+			<TrafficBar overlay={overlay} />
 			<ReactFlowProvider>
 				<ScenarioGraphView
-					layout={props.layout}
-					fitKey={props.fitKey}
-					selected={props.selected}
-					problems={props.problems}
-					current={props.lit.current}
-					visited={props.lit.visited}
+					layout={layout}
+					fitKey={fitKey}
+					selected={selected}
+					problems={problemStates}
+					current={lit.current}
+					visited={lit.visited}
 					traffic={overlay}
-					onSelect={props.onSelect}
-					onConnect={props.onConnect}
+					onSelect={select}
+					onConnect={connect}
 				/>
 			</ReactFlowProvider>
-			<Problems issues={props.issues} onSelect={props.onSelect} />
+			<Problems issues={issues} onSelect={select} />
 		</section>
 	);
 }

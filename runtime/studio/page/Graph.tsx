@@ -23,6 +23,7 @@ import {
 	END,
 	START,
 	edgeText,
+	routePath,
 	type EdgeTraffic,
 	type Layout,
 	type Overlay,
@@ -229,23 +230,15 @@ const MarkNode = memo(function MarkNode({ data }: NodeProps<Node<MarkData>>) {
 	);
 });
 
-/** dagre's route, smoothed through its bend points, with its label where dagre left room. */
+/** dagre's route, smoothed through its bend points as the picture draws it, with its label where dagre left room. */
 function RouteEdge({ data, markerEnd }: EdgeProps<Edge<RouteData>>) {
 	const route = data?.route;
 	const seen = data?.seen;
 	if (!route) return null;
-	const p = route.points;
-	let d = `M ${p[0].x} ${p[0].y}`;
-	for (let i = 1; i < p.length - 1; i++) {
-		const mx = (p[i].x + p[i + 1].x) / 2;
-		const my = (p[i].y + p[i + 1].y) / 2;
-		d += ` Q ${p[i].x} ${p[i].y} ${mx} ${my}`;
-	}
-	d += ` L ${p[p.length - 1].x} ${p[p.length - 1].y}`;
 	return (
 		<>
 			<BaseEdge
-				path={d}
+				path={routePath(route.points)}
 				markerEnd={markerEnd}
 				className={`route ${route.kind}`}
 				style={seen && { strokeWidth: seen.width, opacity: seen.count === 0 ? 0.45 : 1 }}

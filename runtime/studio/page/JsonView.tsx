@@ -1,13 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 
 import type { Draft } from './draft';
-import type { CreateJsonEditor, JsonEditor } from './json-editor';
-import { loadScript } from './load-script';
+import type { JsonEditor } from './json-editor';
 
 /**
  * The scenario as JSON, in sync with the forms and the graph both ways: the scenario's JSON Schema
  * completes fields and values and explains them on hover. The editor (CodeMirror with
- * codemirror-json-schema) comes from its own script, loaded once the page is up.
+ * codemirror-json-schema) is a chunk of its own, imported once the page is up.
  */
 export function JsonView(props: {
 	draft: Draft;
@@ -30,8 +29,8 @@ export function JsonView(props: {
 		// After the first drawing: the graph does not wait for the editor's script.
 		const idle = requestIdleCallback(() => void load(), { timeout: 1000 });
 		const load = () =>
-			loadScript<CreateJsonEditor>('/studio-json.js', 'studioJsonEditor').then(
-				(create) => {
+			import('./json-editor-codemirror').then(
+				({ createJsonEditor: create }) => {
 					if (cancelled || !host.current) return;
 					shown.current = JSON.stringify(latest.current);
 					made = create(host.current, {

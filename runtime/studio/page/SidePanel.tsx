@@ -1,42 +1,35 @@
 import { asObject, stateNames, states, type Draft } from './draft';
+import { useDrawing } from './drawing';
 import { deleteState, renameState, setState } from './edits';
 import { JsonView } from './JsonView';
 import { Preview } from './Preview';
 import { scenarioJsonSchema } from './runtime-bridge';
 import { StateForm } from './StateForm';
+import { draftOf, useStudio, type Tab } from './store';
 import { TopForm } from './TopForm';
 
 /** The side panel: the selected state's forms (or the top level's), the JSON, the preview chat. */
 
 const SCHEMA = scenarioJsonSchema();
 
-export type Tab = 'form' | 'json' | 'chat';
-
-export interface SidePanelProps {
-	draft: Draft;
-	selected?: string;
-	tab: Tab;
-	valid: boolean;
-	onTab(tab: Tab): void;
-	onSelect(name: string | undefined): void;
-	onChange(next: Draft, key?: string): void;
-	onStates(current: string | undefined, visited: string[]): void;
-}
-
-export function SidePanel(props: SidePanelProps) {
-	const { draft, tab } = props;
+export function SidePanel() {
+	const draft = useStudio(draftOf);
+	const tab = useStudio((s) => s.tab);
+	const selected = useStudio((s) => s.selected);
+	const valid = useDrawing().issues.length === 0;
+	const { change, setTab, light } = useStudio.getState();
 	const pane = (t: Tab) => (tab === t ? 'pane' : 'pane hidden');
 	return (
 		<aside className="panel">
-			<Tabs tab={tab} selected={props.selected} onTab={props.onTab} />
+			<Tabs tab={tab} selected={selected} onTab={setTab} />
 			<div className={pane('form')}>
-				<FormPane {...props} />
+				<FormPane draft={draft} selected={selected} />
 			</div>
 			<div className={pane('json')}>
-				<JsonView draft={draft} schema={SCHEMA} onChange={(next) => props.onChange(next, 'json')} />
+				<JsonView draft={draft} schema={SCHEMA} onChange={(next) => change(next, 'json')} />
 			</div>
 			<div className={pane('chat')}>
-				<Preview draft={draft} valid={props.valid} onStates={props.onStates} />
+				<Preview draft={draft} valid={valid} onStates={light} />
 			</div>
 		</aside>
 	);
@@ -68,8 +61,8 @@ function Tabs(props: { tab: Tab; selected?: string; onTab(tab: Tab): void }) {
 }
 
 /** The selected state's forms; the scenario's top level when no state is selected. */
-function FormPane(props: SidePanelProps) {
-	const { draft, selected, onChange } = props;
+function FormPane({ draft, selected }: { draft: Draft; selected?: string }) {
+	const { change: onChange, select } = useStudio.getState();
 	const state = selected ? asObject(states(draft)[selected]) : undefined;
 	if (!selected || !state)
 		return <TopForm draft={draft} onChange={(next, field) => onChange(next, `top.${field}`)} />;
@@ -82,11 +75,11 @@ function FormPane(props: SidePanelProps) {
 			onChange={(next, field) => onChange(setState(draft, selected, next), `${selected}.${field}`)}
 			onRename={(to) => {
 				onChange(renameState(draft, selected, to));
-				props.onSelect(to);
+				select(to);
 			}}
 			onDelete={() => {
 				onChange(deleteState(draft, selected));
-				props.onSelect(undefined);
+				select(undefined);
 			}}
 			onMakeStart={() => onChange({ ...draft, start: selected })}
 		/>

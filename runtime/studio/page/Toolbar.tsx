@@ -1,67 +1,65 @@
-import type { Source } from './saving';
+import { isDirty, useStudio } from './store';
 
 /** The studio's commands: the file, + State, Undo, Redo, Save, Copy for n8n, Paste JSON, n8n. */
-export function Toolbar(props: {
-	files: string[];
-	source: Source;
-	dirty: boolean;
-	status: string;
-	canUndo: boolean;
-	canRedo: boolean;
-	onOpenFile(file: string): void;
-	onAddState(): void;
-	onHistory(type: 'undo' | 'redo'): void;
-	onSave(): void;
-	onCopy(): void;
-	onDialog(dialog: 'paste' | 'n8n'): void;
-}) {
-	const { source } = props;
+export function Toolbar() {
+	const files = useStudio((s) => s.files);
+	const source = useStudio((s) => s.source);
+	const dirty = useStudio(isDirty);
+	const status = useStudio((s) => s.status);
+	const canUndo = useStudio((s) => s.history.past.length > 0);
+	const canRedo = useStudio((s) => s.history.future.length > 0);
+	const studio = useStudio.getState();
+	const onOpenFile = (file: string) =>
+		(!dirty || confirm('Leave the unsaved changes?')) && void studio.openFile(file);
+	const onSave = () => void studio.save().catch((e: Error) => studio.say(e.message));
+	const onCopy = () =>
+		void studio.copy().catch((e: Error) => studio.say(`Copy failed: ${e.message}`));
 	return (
 		<header className="toolbar">
 			<strong>Scenario Studio</strong>
-			{props.files.length > 0 && (
+			{files.length > 0 && (
 				<select
 					data-testid="file-select"
 					value={source.kind === 'file' ? source.path : ''}
-					onChange={(e) => props.onOpenFile(e.target.value)}
+					onChange={(e) => onOpenFile(e.target.value)}
 				>
 					{source.kind !== 'file' && (
 						<option value="">
 							{source.kind === 'n8n' ? `n8n: ${source.workflowName}` : '(new scenario)'}
 						</option>
 					)}
-					{props.files.map((f) => (
+					{files.map((f) => (
 						<option key={f} value={f}>
 							{f.split('/').pop()}
 						</option>
 					))}
 				</select>
 			)}
-			<button data-testid="add-state" onClick={props.onAddState}>
+			<button data-testid="add-state" onClick={studio.addState}>
 				+ State
 			</button>
-			<HistoryButton type="undo" enabled={props.canUndo} onHistory={props.onHistory} />
-			<HistoryButton type="redo" enabled={props.canRedo} onHistory={props.onHistory} />
+			<HistoryButton type="undo" enabled={canUndo} onHistory={studio.historyStep} />
+			<HistoryButton type="redo" enabled={canRedo} onHistory={studio.historyStep} />
 			<button
 				className="primary"
 				data-testid="save"
-				disabled={source.kind === 'new' || !props.dirty}
-				onClick={props.onSave}
+				disabled={source.kind === 'new' || !dirty}
+				onClick={onSave}
 			>
 				{source.kind === 'n8n' ? 'Save to n8n' : 'Save'}
 			</button>
-			<button data-testid="copy-n8n" onClick={props.onCopy}>
+			<button data-testid="copy-n8n" onClick={onCopy}>
 				Copy for n8n
 			</button>
-			<button data-testid="paste-json" onClick={() => props.onDialog('paste')}>
+			<button data-testid="paste-json" onClick={() => studio.openDialog('paste')}>
 				Paste JSON
 			</button>
-			<button data-testid="open-n8n" onClick={() => props.onDialog('n8n')}>
+			<button data-testid="open-n8n" onClick={() => studio.openDialog('n8n')}>
 				Open from n8n
 			</button>
 			<span className="status" data-testid="status">
-				{props.dirty ? '● unsaved · ' : ''}
-				{props.status}
+				{dirty ? '● unsaved · ' : ''}
+				{status}
 			</span>
 		</header>
 	);

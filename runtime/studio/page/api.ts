@@ -4,7 +4,7 @@ import type { Traffic } from './runtime-bridge';
 
 const token = new URLSearchParams(location.search).get('token') ?? '';
 
-export class ApiError extends Error {}
+class ApiError extends Error {}
 
 async function call<T>(method: string, url: string, body?: unknown): Promise<T | undefined> {
 	const answer = await fetch(url, {
@@ -48,7 +48,7 @@ export interface N8nTarget {
 	/** The workflow's ID, or its address in n8n's editor. */
 	workflowId: string;
 }
-export interface N8nScenarioNode {
+interface N8nScenarioNode {
 	name: string;
 	operation: string;
 	/** Absent when the node's field holds no scenario the studio can open (`problem` says why). */

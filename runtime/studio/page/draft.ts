@@ -13,9 +13,6 @@ export const asArray = (value: unknown): Json[] => (Array.isArray(value) ? (valu
 
 export const asObject = (value: unknown): JsonObject => (isObject(value) ? value : {});
 
-export const asText = (value: unknown): string | undefined =>
-	typeof value === 'string' ? value : undefined;
-
 export function states(draft: Draft): JsonObject {
 	return asObject(draft.states);
 }

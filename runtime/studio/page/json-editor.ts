@@ -1,4 +1,4 @@
-/** What the JSON editor's script (json-editor-entry.ts) hands the page. */
+/** What the JSON editor's chunk (json-editor-codemirror.ts) hands the page. */
 export interface JsonEditorOptions {
 	text: string;
 	schema: Record<string, unknown>;
@@ -11,5 +11,3 @@ export interface JsonEditor {
 	setText(text: string): void;
 	destroy(): void;
 }
-
-export type CreateJsonEditor = (parent: HTMLElement, options: JsonEditorOptions) => JsonEditor;

@@ -6,7 +6,6 @@
 export { compileScenario } from '../../scenarios/machine/compile';
 export { rehearse, type Rehearsal } from '../../scenarios/offline/rehearse';
 export { scenarioJsonSchema } from '../../scenarios/format/schema';
-export type { ScenarioDocument, StateDef } from '../../scenarios/format/schema';
 export type { WorkflowPort } from '../../scenarios/durability/workflow-call';
 export type { ClientProfile } from '../../scenarios/format/templates';
 export { validateScenario } from '../../scenarios/format/validate';
@@ -26,6 +25,7 @@ export {
 	type Layout,
 	type Routed,
 } from '../../scenarios/offline/picture/layout';
+export { routePath } from '../../scenarios/offline/picture/svg';
 export {
 	trafficOverlay,
 	type EdgeTraffic,

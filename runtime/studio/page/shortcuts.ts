@@ -1,13 +1,11 @@
-import { useEffect, type Dispatch } from 'react';
-
-import type { HistoryAction } from './history';
+import { useEffect } from 'react';
 
 /**
  * Ctrl+Z and Ctrl+Shift+Z (or Ctrl+Y) undo and redo the studio's history, including in the JSON
  * editor; a form's text box keeps the browser's own undo while typing. Leaving with unsaved
  * changes asks first.
  */
-export function useShortcuts(dispatch: Dispatch<HistoryAction>, dirty: boolean): void {
+export function useShortcuts(step: (type: 'undo' | 'redo') => void, dirty: boolean): void {
 	useEffect(() => {
 		const onKey = (event: KeyboardEvent) => {
 			if (!(event.ctrlKey || event.metaKey)) return;
@@ -16,12 +14,12 @@ export function useShortcuts(dispatch: Dispatch<HistoryAction>, dirty: boolean):
 			const key = event.key.toLowerCase();
 			if (key === 'z' || key === 'y') {
 				event.preventDefault();
-				dispatch({ type: key === 'y' || event.shiftKey ? 'redo' : 'undo' });
+				step(key === 'y' || event.shiftKey ? 'redo' : 'undo');
 			}
 		};
 		window.addEventListener('keydown', onKey);
 		return () => window.removeEventListener('keydown', onKey);
-	}, [dispatch]);
+	}, [step]);
 
 	useEffect(() => {
 		if (!dirty) return;

@@ -7,7 +7,7 @@ import { validateScenario } from '../../scenarios/format/validate';
  * copies), everything else sent back as read. Checked against n8n 2.41.
  */
 
-export interface N8nNode {
+interface N8nNode {
 	name: string;
 	type: string;
 	parameters?: Record<string, unknown>;

@@ -15,7 +15,7 @@ import { N8nError, openWorkflow, saveScenarioNode, type N8nTarget } from './n8n-
 
 export interface StudioOptions {
 	files: readonly string[];
-	/** The built page: index.html, studio.js, studio.css. */
+	/** The built page: index.html, studio.js, studio.css and chunks/. */
 	pageDir: string;
 	host?: string;
 	port?: number;
@@ -25,7 +25,7 @@ export interface StudioOptions {
 }
 
 /** What the page asks /api/traffic: the scenario it shows and the days (YYYY-MM-DD) it picked. */
-export interface TrafficAsked {
+interface TrafficAsked {
 	scenario: string;
 	from?: string;
 	to?: string;
@@ -42,9 +42,15 @@ const PAGE_FILES: Record<string, [file: string, type: string]> = {
 	'/': ['index.html', 'text/html; charset=utf-8'],
 	'/studio.js': ['studio.js', 'text/javascript; charset=utf-8'],
 	'/studio.css': ['studio.css', 'text/css; charset=utf-8'],
-	'/studio-json.js': ['studio-json.js', 'text/javascript; charset=utf-8'],
-	'/studio-format.js': ['studio-format.js', 'text/javascript; charset=utf-8'],
 };
+
+/** The chunks the page's script imports when it needs them (the JSON editor, Prettier). */
+const CHUNK = /^\/chunks\/[\w-]+\.js$/;
+
+function pageFile(pathname: string): [file: string, type: string] | undefined {
+	if (CHUNK.test(pathname)) return [pathname.slice(1), 'text/javascript; charset=utf-8'];
+	return PAGE_FILES[pathname];
+}
 
 const MAX_BODY = 5_000_000;
 
@@ -64,7 +70,7 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
 		if (!hostAllowed(req.headers.host, host, port))
 			return send(res, 403, { error: 'This server answers only on its own address' });
 		const url = new URL(req.url ?? '/', 'http://studio.local');
-		const page = PAGE_FILES[url.pathname];
+		const page = pageFile(url.pathname);
 		if (page && req.method === 'GET')
 			return sendFile(res, path.join(options.pageDir, page[0]), page[1]);
 		if (!url.pathname.startsWith('/api/')) return send(res, 404, { error: 'Not found' });

@@ -15,9 +15,9 @@ export type SendOptions = {
 	auth?: Auth;
 };
 
-export const origin = (e: RunningEmulator) => e.baseUrl.replace(/\/v1$/, '');
+const origin = (e: RunningEmulator) => e.baseUrl.replace(/\/v1$/, '');
 
-export function authHeaders(e: RunningEmulator, auth: Auth): Record<string, string> {
+function authHeaders(e: RunningEmulator, auth: Auth): Record<string, string> {
 	switch (auth) {
 		case 'bearer':
 			return { Authorization: `Bearer ${e.apiKey}` };

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import type { Auth } from './raw-http';
 import { TEMPLATES, EXCLUDED, isHarmless, type Template, type Body } from './emulator-routes';
 
-export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
-export const IDS = [
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
+const IDS = [
 	'bot_shop',
 	'bot_support',
 	'bot_legacy',
@@ -16,7 +16,7 @@ export const IDS = [
 	'order_status',
 ];
 
-export const encode = (s: string) => {
+const encode = (s: string) => {
 	try {
 		return encodeURIComponent(s);
 	} catch {
@@ -24,7 +24,7 @@ export const encode = (s: string) => {
 	}
 };
 
-export const idArb = fc.oneof(
+const idArb = fc.oneof(
 	{ weight: 5, arbitrary: fc.constantFrom(...IDS) },
 	{ weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 16 }).map(encode) },
 	{ weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
@@ -47,10 +47,9 @@ export const idArb = fc.oneof(
 );
 
 /** Fills the template's `:x` segments in order. */
-export const fill = (path: string, ids: string[]) =>
-	ids.reduce((p, id) => p.replace(/:[a-z]+/, id), path);
+const fill = (path: string, ids: string[]) => ids.reduce((p, id) => p.replace(/:[a-z]+/, id), path);
 
-export const pathArb = fc.oneof(
+const pathArb = fc.oneof(
 	{
 		weight: 8,
 		arbitrary: fc
@@ -68,7 +67,7 @@ export const pathArb = fc.oneof(
 	},
 );
 
-export const queryKey = fc.oneof(
+const queryKey = fc.oneof(
 	fc.constantFrom(
 		'limit',
 		'offset',
@@ -86,7 +85,7 @@ export const queryKey = fc.oneof(
 	),
 	fc.string({ maxLength: 8 }),
 );
-export const queryValue = fc.oneof(
+const queryValue = fc.oneof(
 	fc.string({ maxLength: 16 }),
 	fc.integer({ min: -5, max: 2_000 }).map(String),
 	fc.constantFrom(
@@ -101,7 +100,7 @@ export const queryValue = fc.oneof(
 	),
 	fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
 );
-export const knownQueryArb = fc
+const knownQueryArb = fc
 	.array(
 		fc.tuple(
 			fc.constantFrom(
@@ -122,7 +121,7 @@ export const knownQueryArb = fc
 		},
 	)
 	.map((pairs) => `?${new URLSearchParams(pairs).toString()}`);
-export const queryArb = fc.oneof(
+const queryArb = fc.oneof(
 	{ weight: 3, arbitrary: fc.constant('') },
 	{
 		weight: 4,
@@ -134,7 +133,7 @@ export const queryArb = fc.oneof(
 );
 
 /** Values a field may be set to: other types, empty and odd strings, nested JSON. */
-export const fieldValue = fc.oneof(
+const fieldValue = fc.oneof(
 	fc.string({ maxLength: 20 }),
 	fc.constantFrom('', ' ', 'not a url', '%', '0', '-1', 'null', '2026-02-30', 'x'.repeat(5_000)),
 	fc.integer(),
@@ -146,7 +145,7 @@ export const fieldValue = fc.oneof(
 );
 
 /** A valid body, or one with a field changed, dropped or added, or its JSON cut short. */
-export function mutated(valid: Record<string, unknown>): fc.Arbitrary<string> {
+function mutated(valid: Record<string, unknown>): fc.Arbitrary<string> {
 	const keys = Object.keys(valid);
 	const text = JSON.stringify(valid);
 	const options: Array<fc.WeightedArbitrary<string>> = [
@@ -178,7 +177,7 @@ export function mutated(valid: Record<string, unknown>): fc.Arbitrary<string> {
 	return fc.oneof(...options);
 }
 
-export const bodyArb = (valid: Record<string, unknown> | undefined): fc.Arbitrary<Body> =>
+const bodyArb = (valid: Record<string, unknown> | undefined): fc.Arbitrary<Body> =>
 	fc.oneof(
 		{ weight: 2, arbitrary: fc.constant(undefined) },
 		{ weight: 2, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)) },
@@ -189,7 +188,7 @@ export const bodyArb = (valid: Record<string, unknown> | undefined): fc.Arbitrar
 	);
 
 /** Wild requests: any method, path, query, body, content type and authentication. */
-export const wildArb = pathArb.chain(({ template, path }) =>
+const wildArb = pathArb.chain(({ template, path }) =>
 	fc.record({
 		method: template
 			? fc.oneof(
@@ -227,7 +226,7 @@ export const wildArb = pathArb.chain(({ template, path }) =>
 	}),
 );
 
-export const ID_POOLS: Record<string, string[]> = {
+const ID_POOLS: Record<string, string[]> = {
 	bot: ['bot_shop', 'bot_support', 'bot_legacy'],
 	client: ['cl_ada', 'cl_grace', 'cl_linus'],
 	scenario: ['welcome', 'support', 'order_status'],
@@ -235,7 +234,7 @@ export const ID_POOLS: Record<string, string[]> = {
 };
 
 /** Near-valid requests: a real route with real ids and credentials, and a (mutated) valid body. */
-export const nearValidTo = (templates: Template[]) =>
+const nearValidTo = (templates: Template[]) =>
 	fc.constantFrom(...templates).chain((t) =>
 		fc.record({
 			method: fc.constant(t.method),

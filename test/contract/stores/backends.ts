@@ -35,7 +35,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'mb-stores-'));
 let fileNo = 0;
 let lastFile = '';
 // The machine's Redis (the one n8n queue mode would use); each test gets its own key prefix.
-export const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
+const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 const redisRun = `mb-contract-${process.pid}-${Date.now()}`;
 let lastPrefix = '';
 // The machine's PostgreSQL: a database of this run's own, each test a schema of its own in it.

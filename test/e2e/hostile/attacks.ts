@@ -124,7 +124,7 @@ export function deepSigned(secret: string, depth: number, id: string) {
 	};
 }
 
-export function openSocket(port: number): Promise<Socket> {
+function openSocket(port: number): Promise<Socket> {
 	return new Promise((resolve, reject) => {
 		const socket = connect(port, '127.0.0.1', () => resolve(socket));
 		socket.once('error', reject);

@@ -57,7 +57,7 @@ export async function startSteady(
 }
 
 /** The resident memory of a process, in MB (Linux). */
-export function rssMb(pid: number): number {
+function rssMb(pid: number): number {
 	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
 	const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
 	return kb / 1024;

@@ -1,3 +1,4 @@
+import { msOf } from '../../../api/clock';
 import type { ConversationRecord } from '../../durability/record';
 import type { HistoryItem } from '../../durability/sent-check';
 import type { MessageReceived } from '../inbox';
@@ -37,8 +38,7 @@ export function newcomer(botId: string, clientId: string, since: number): Placem
 	return { botId, clientId, handled: [], lastSentAt: since };
 }
 
-const timeOf = (item: HistoryItem) =>
-	item.timestamp === undefined ? Number.NaN : Date.parse(item.timestamp);
+const timeOf = (item: HistoryItem) => msOf(item.timestamp);
 
 /**
  * The inbound messages of the conversation's bot written after the last one it applied, and not
@@ -96,7 +96,7 @@ export function showsMessage(
 	history: readonly InboundItem[],
 	message: Pick<MessageReceived, 'message_id' | 'timestamp'>,
 ): boolean {
-	const at = message.timestamp === undefined ? Number.NaN : Date.parse(message.timestamp);
+	const at = msOf(message.timestamp);
 	return history.some(
 		(item) =>
 			item.direction === 'inbound' &&

@@ -1,3 +1,4 @@
+import { msOf } from '../../../api/clock';
 import { unfinished, type ConversationRecord } from '../../durability/record';
 import type { HealingSession } from './session';
 import { newcomer, type Placement } from './missing';
@@ -48,8 +49,7 @@ export const RETRIED_AFTER_MS = 10_000;
 /** A history read this long after a message was written lists it (A39's variant: 1.5 s). */
 const LISTED_AFTER_MS = 2000;
 
-const sentAtOf = (message: MessageReceived | undefined): number =>
-	message?.timestamp === undefined ? Number.NaN : Date.parse(message.timestamp);
+const sentAtOf = (message: MessageReceived | undefined): number => msOf(message?.timestamp);
 
 /**
  * The message in hand came by a retry, is not already late, and no reading of the history since

@@ -5,8 +5,6 @@ import { writeSvg } from './svg';
 export { renderPng } from './draw';
 export { renderPicture } from './svg';
 export type { PictureOptions } from './scene';
-export type { Traffic } from './traffic';
-
 /** The scenario laid out once and written both ways: SVG text and a PNG file. */
 export function renderPictures(
 	doc: unknown,

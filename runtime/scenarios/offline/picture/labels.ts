@@ -50,7 +50,7 @@ function transitionLabel(step: unknown): string {
 	return `${matchLabel(t.match)}${when ? ` if ${when}` : ''}`;
 }
 
-export function matchLabel(value: unknown): string {
+function matchLabel(value: unknown): string {
 	const m = obj(value);
 	if ('equals' in m) return quoted(m.equals);
 	if ('contains' in m) return `contains ${quoted(m.contains)}`;
@@ -80,7 +80,7 @@ function conditionLabel(value: unknown): string {
 	return c.set === false ? `${name} not set` : `${name} set`;
 }
 
-export function checkLabel(value: unknown): string {
+function checkLabel(value: unknown): string {
 	if (typeof value === 'string') return value;
 	const check = obj(value);
 	if ('oneOf' in check) return `one of ${quoted(check.oneOf)}`;

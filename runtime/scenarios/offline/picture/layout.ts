@@ -40,7 +40,7 @@ export interface Layout {
 	ms: number;
 }
 
-export const BOX_WIDTH = 240;
+const BOX_WIDTH = 240;
 const LINE = 17;
 
 /** A box's height: its name, up to three messages of up to two lines, its notes. */

@@ -1,3 +1,4 @@
+import { getOrCreate } from '../../../per-process';
 import { ATLASES, GLYPH_CHARS } from './glyphs';
 import type { Raster } from './raster';
 
@@ -18,28 +19,13 @@ interface Glyph {
 type Style = keyof typeof ATLASES;
 const decoded = new Map<Style, Map<string, Glyph>>();
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** The atlas's bytes: `atob` is in Node.js and every browser the picture runs in. */
+const base64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
-function base64(text: string): Uint8Array {
-	const clean = text.replace(/=+$/, '');
-	const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
-	let bits = 0;
-	let count = 0;
-	let at = 0;
-	for (const char of clean) {
-		bits = (bits << 6) | B64.indexOf(char);
-		count += 6;
-		if (count >= 8) {
-			count -= 8;
-			out[at++] = (bits >> count) & 0xff;
-		}
-	}
-	return out;
-}
+/** A style's glyphs, decoded on first use. */
+const atlas = (style: Style) => getOrCreate(decoded, style, () => decodeAtlas(style));
 
-function atlas(style: Style): Map<string, Glyph> {
-	const known = decoded.get(style);
-	if (known) return known;
+function decodeAtlas(style: Style): Map<string, Glyph> {
 	const bytes = base64(ATLASES[style]);
 	const glyphs = new Map<string, Glyph>();
 	let at = 0;
@@ -54,7 +40,6 @@ function atlas(style: Style): Map<string, Glyph> {
 		at += Math.ceil(coverage.length / 2);
 		glyphs.set(char, { width, height, dx: dx - 128, dy: dy - 128, advance: advance / 8, coverage });
 	}
-	decoded.set(style, glyphs);
 	return glyphs;
 }
 

@@ -11,7 +11,7 @@ export type Outline = Point[][];
 
 const SAMPLES = 4;
 
-export function parseColour(hex: string): [number, number, number] {
+function parseColour(hex: string): [number, number, number] {
 	const n = parseInt(hex.slice(1, 7), 16);
 	return [(n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff];
 }

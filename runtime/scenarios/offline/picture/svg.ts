@@ -40,7 +40,7 @@ function shape(s: Shape): string {
 		case 'circle':
 			return `<circle${attr('cx', s.cx)}${attr('cy', s.cy)}${attr('r', s.r)}${attr('fill', s.fill)}${attr('stroke', s.stroke)}${attr('stroke-width', s.strokeWidth)}/>`;
 		case 'route':
-			return `<path d='${routeData(s.points)}' fill='none'${attr('stroke', s.stroke)}${attr('stroke-width', s.width)}${dashAttr(s.dash)}/>`;
+			return `<path d='${routePath(s.points)}' fill='none'${attr('stroke', s.stroke)}${attr('stroke-width', s.width)}${dashAttr(s.dash)}/>`;
 		case 'polygon':
 			return `<polygon points='${s.points.map((p) => `${p.x},${p.y}`).join(' ')}'${attr('fill', s.fill)}/>`;
 		case 'text': {
@@ -55,7 +55,8 @@ function shape(s: Shape): string {
 	}
 }
 
-function routeData(points: Point[]): string {
+/** A route as an SVG path: the picture's arrows, and the studio's. */
+export function routePath(points: Point[]): string {
 	const pieces = smoothRoute(points).map(({ to, control }) =>
 		control ? `Q ${control.x} ${control.y} ${to.x} ${to.y}` : `L ${to.x} ${to.y}`,
 	);

@@ -35,10 +35,10 @@ export interface Overlay {
 	mostTaken: number;
 }
 
-export const MAX_WIDTH = 9;
+const MAX_WIDTH = 9;
 
 /** The fill for a share of the busiest state's conversations: white to a blue text stays readable on. */
-export function shade(fraction: number): string {
+function shade(fraction: number): string {
 	const f = Math.max(0, Math.min(1, fraction));
 	return hslToHex(212, 0.3 + 0.5 * f, 0.97 - 0.35 * f);
 }
@@ -55,7 +55,7 @@ function hslToHex(hue: number, saturation: number, lightness: number): string {
 	return `#${channel(0)}${channel(8)}${channel(4)}`;
 }
 
-export function strokeWidth(count: number, most: number): number {
+function strokeWidth(count: number, most: number): number {
 	if (count <= 0 || most <= 0) return 1;
 	return Math.round((1.5 + (MAX_WIDTH - 1.5) * (count / most)) * 10) / 10;
 }

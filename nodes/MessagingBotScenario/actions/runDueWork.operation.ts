@@ -14,7 +14,7 @@ import type { ScenarioOperation } from './types';
  * It works on the conversations of its scenario (and Conversation Scope) in its storage, whichever
  * workflow handled them; the last item on "Handled" says how many it looked at.
  */
-export const fireTimers: ScenarioOperation = {
+export const runDueWork: ScenarioOperation = {
 	description: [],
 	async execute(engine) {
 		const work = await engine.runDueWork();

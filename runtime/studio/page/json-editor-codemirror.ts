@@ -27,12 +27,12 @@ import {
 import type { JsonEditor, JsonEditorOptions } from './json-editor';
 
 /**
- * The JSON editor, in a script of its own (studio-json.js) that the page loads after the graph is
+ * The JSON editor, in a chunk of its own that the page imports after the graph is
  * drawn: CodeMirror with the scenario's JSON Schema (completion, hover help, lint), a third of the
  * page's code that nothing needs before the JSON tab. It keeps no undo history: the studio's own
  * covers the forms and the JSON alike.
  */
-function createJsonEditor(parent: HTMLElement, options: JsonEditorOptions): JsonEditor {
+export function createJsonEditor(parent: HTMLElement, options: JsonEditorOptions): JsonEditor {
 	/** Set while the text is replaced from outside: that is no edit to report back. */
 	let replacing = false;
 	const view = new EditorView({
@@ -74,5 +74,3 @@ function createJsonEditor(parent: HTMLElement, options: JsonEditorOptions): Json
 		destroy: () => view.destroy(),
 	};
 }
-
-(window as { studioJsonEditor?: typeof createJsonEditor }).studioJsonEditor = createJsonEditor;

@@ -1,0 +1,56 @@
+import { useMemo } from 'react';
+
+import { stateOfPath, type Draft } from './draft';
+import {
+	boxHeight,
+	layoutGraph,
+	scenarioGraph,
+	validateScenario,
+	type Layout,
+	type ScenarioGraph,
+	type ScenarioIssue,
+} from './runtime-bridge';
+import { draftOf, useStudio } from './store';
+
+/** The room a box's traffic line takes. */
+const TRAFFIC_LINE = 24;
+
+export interface Drawing {
+	issues: ScenarioIssue[];
+	/** The states the problems are in. */
+	problemStates: Set<string>;
+	graph: ScenarioGraph;
+	layout: Layout;
+}
+
+/** The last drawing (one, never more): the next draft with the same graph keeps its layout. */
+let last: { draft: Draft; withTraffic: boolean; graphKey: string; drawing: Drawing } | undefined;
+
+/**
+ * The draft's problems, and its graph laid out when the graph changed; with traffic, each box has
+ * room for its counts. Computed once per draft for every part of the screen that shows it.
+ */
+function drawingOf(draft: Draft, withTraffic: boolean): Drawing {
+	if (last?.draft === draft && last.withTraffic === withTraffic) return last.drawing;
+	const issues = validateScenario(draft).issues;
+	const problemStates = new Set(
+		issues.map((i) => stateOfPath(i.path)).filter((s): s is string => !!s),
+	);
+	const graph = scenarioGraph(draft);
+	const graphKey = JSON.stringify(graph);
+	const kept = last?.withTraffic === withTraffic && last.graphKey === graphKey;
+	const layout =
+		kept && last
+			? last.drawing.layout
+			: layoutGraph(graph, withTraffic ? { height: (box) => boxHeight(box) + TRAFFIC_LINE } : {});
+	const drawing = { issues, problemStates, graph, layout };
+	last = { draft, withTraffic, graphKey, drawing };
+	return drawing;
+}
+
+/** The draft drawn, as the store holds it now. */
+export function useDrawing(): Drawing {
+	const draft = useStudio(draftOf);
+	const withTraffic = useStudio((s) => s.traffic.available);
+	return useMemo(() => drawingOf(draft, withTraffic), [draft, withTraffic]);
+}

@@ -1,0 +1,161 @@
+import { create } from 'zustand';
+
+import * as api from './api';
+import { NEW_SCENARIO, type Draft } from './draft';
+import { addState, connect, freeName, withVersionRaised } from './edits';
+import { historyReducer, startHistory, type History } from './history';
+import { prepareSave, type Pending, type Source } from './saving';
+import type { Traffic } from './runtime-bridge';
+
+/**
+ * The studio's state, in one store (zustand: React Flow's own store library, so the page holds one
+ * copy, and each part of the screen subscribes to what it draws): the draft and its history, where
+ * it came from, what is selected and lit, the dialogs, the status line and the traffic.
+ */
+
+export type Tab = 'form' | 'json' | 'chat';
+type Dialog = 'paste' | 'n8n';
+
+export interface Period {
+	from: string;
+	to: string;
+}
+
+const DAY = 86_400_000;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+interface StudioState {
+	history: History;
+	/** Where the draft came from, so where Save writes it. */
+	source: Source;
+	/** The draft as last opened or saved: the draft is unsaved while it differs. */
+	saved: Draft;
+	/** Counts scenarios opened, so the graph fits each one. */
+	opened: number;
+	files: string[];
+	selected?: string;
+	tab: Tab;
+	/** The preview chat's states: where it is, where it has been. */
+	lit: { current?: string; visited: Set<string> };
+	dialog?: Dialog;
+	pending?: Pending;
+	status: string;
+	traffic: {
+		/** Whether the studio has a store to read (the session says). */
+		available: boolean;
+		period: Period;
+		/** With what it was asked for: an answer for another scenario or period is never shown. */
+		found: { key: string; traffic?: Traffic };
+		error?: string;
+	};
+}
+
+interface StudioActions {
+	/** The draft: an edit (`key` joins quick edits of one field into one undo step), undo, redo. */
+	change(next: Draft, key?: string): void;
+	historyStep(type: 'undo' | 'redo'): void;
+	addState(): void;
+	connect(from: string, to: string): void;
+	/** The document: opened from somewhere, written, the files the studio was opened on. */
+	load(next: Draft, from: Source, baseline?: Draft): void;
+	openFile(path: string): Promise<void>;
+	save(): Promise<void>;
+	copy(): Promise<void>;
+	setFiles(files: string[]): void;
+	/** Selection and the side panel. */
+	select(name: string | undefined): void;
+	setTab(tab: Tab): void;
+	light(current: string | undefined, visited: string[]): void;
+	/** Dialogs and the status line. */
+	openDialog(dialog: Dialog): void;
+	closeDialog(): void;
+	say(status: string): void;
+	/** Traffic. */
+	setTraffic(traffic: Partial<StudioState['traffic']>): void;
+}
+
+export type Studio = StudioState & StudioActions;
+
+export const useStudio = create<Studio>()((set, get) => ({
+	history: startHistory(NEW_SCENARIO),
+	source: { kind: 'new' },
+	saved: NEW_SCENARIO,
+	opened: 0,
+	files: [],
+	tab: 'form',
+	lit: { visited: new Set() },
+	status: '',
+	traffic: {
+		available: false,
+		period: { from: dayOf(Date.now() - 6 * DAY), to: dayOf(Date.now()) },
+		found: { key: '' },
+	},
+
+	change: (next, key) =>
+		set((s) => ({
+			history: historyReducer(s.history, { type: 'change', draft: next, key, at: Date.now() }),
+		})),
+	historyStep: (type) => set((s) => ({ history: historyReducer(s.history, { type }) })),
+	addState: () => {
+		const draft = get().history.present;
+		const name = freeName(draft);
+		get().change(addState(draft, name));
+		get().select(name);
+	},
+	connect: (from, to) => {
+		get().change(connect(get().history.present, from, to));
+		get().select(from);
+	},
+
+	load: (next, from, baseline = next) =>
+		set((s) => ({
+			history: startHistory(next),
+			saved: baseline,
+			source: from,
+			selected: undefined,
+			opened: s.opened + 1,
+		})),
+	openFile: async (path) => {
+		const text = await api.readScenarioFile(path);
+		try {
+			get().load(JSON.parse(text) as Draft, { kind: 'file', path });
+			get().say('');
+		} catch (error) {
+			get().say(`${path} is not JSON: ${(error as Error).message}`);
+		}
+	},
+	save: async () => {
+		const { source, saved } = get();
+		const draft = get().history.present;
+		const next = withVersionRaised(draft, saved);
+		const saving = await prepareSave(source, next, saved, draft.version);
+		if (!saving) return;
+		const write = async () => {
+			const said = await saving.write();
+			get().change(next);
+			set({ saved: next, status: said || saving.done });
+		};
+		set({ pending: { ...saving, write } });
+	},
+	copy: async () => {
+		await navigator.clipboard.writeText(JSON.stringify(get().history.present, null, 2));
+		get().say("Copied: paste it into the Scenario node's Scenario field");
+	},
+	setFiles: (files) => set({ files }),
+
+	select: (name) => set(name ? { selected: name, tab: 'form' } : { selected: undefined }),
+	setTab: (tab) => set({ tab }),
+	light: (current, visited) => set({ lit: { current, visited: new Set(visited) } }),
+
+	openDialog: (dialog) => set({ dialog }),
+	closeDialog: () => set({ dialog: undefined, pending: undefined }),
+	say: (status) => set({ status }),
+
+	setTraffic: (traffic) => set((s) => ({ traffic: { ...s.traffic, ...traffic } })),
+}));
+
+/** The draft being edited. */
+export const draftOf = (s: Studio) => s.history.present;
+
+/** Whether the draft differs from the one last opened or saved. */
+export const isDirty = (s: Studio) => JSON.stringify(s.history.present) !== JSON.stringify(s.saved);
