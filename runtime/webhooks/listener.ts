@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- a timer closes refused connections; the trigger's own port: node:http receives deliveries outside n8n's webhook path (as n8n's MQTT or Kafka triggers keep their own connections), so a burst never waits for n8n's per-request work */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the trigger's own port: node:http receives deliveries outside n8n's webhook path (as n8n's MQTT or Kafka triggers keep their own connections), so a burst never waits for n8n's per-request work */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -119,19 +119,28 @@ function tooLarge(maxBytes: number): Answer {
  * Writes the answer. A request whose body was not read whole (too large) is answered, then the
  * rest of what the client sends is read and dropped for a moment before its connection closes (a
  * lingering close): closing at once would reset the connection with data unread, and a reset can
- * throw the answer away before the client reads it.
+ * throw the answer away before the client reads it. The connection closes after LINGER_BYTES more
+ * or LINGER_IDLE_MS without any.
  */
 function finish(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
 	if (res.headersSent || res.destroyed) return;
 	res.writeHead(answer.status, { 'Content-Type': 'application/json' });
 	res.end(JSON.stringify(answer.body));
 	if (req.complete) return;
+	const socket = req.socket;
+	let dropped = 0;
+	socket.on('data', (chunk: Buffer) => {
+		dropped += chunk.length;
+		if (dropped > LINGER_BYTES) socket.destroy();
+	});
+	socket.setTimeout(LINGER_IDLE_MS, () => socket.destroy());
 	req.resume();
-	setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
 }
 
-/** How long the rest of a refused body is read and dropped before its connection is closed. */
-const LINGER_MS = 2_000;
+/** How much of a refused body is read and dropped, at most, before its connection is closed. */
+const LINGER_BYTES = 4 * 1_048_576;
+/** How long a refused body's connection stays open with nothing sent. */
+const LINGER_IDLE_MS = 2_000;
 
 /** The body, or why there is none: over `maxBytes` (stops reading), or the connection broke. */
 function readBody(
