@@ -1,3 +1,5 @@
+import { getOrCreate } from '../per-process';
+
 /**
  * One open store per place (file, server and database) for the whole process: every execution
  * shares it, and its connections. `id` says which place a set of settings names.
@@ -8,12 +10,7 @@ export function sharedStores<C, S extends { close(): Promise<void> }>(
 ): { get(settings: C): S; closeAll(): Promise<void> } {
 	const stores = new Map<string, S>();
 	return {
-		get(settings) {
-			const key = id(settings);
-			let store = stores.get(key);
-			if (!store) stores.set(key, (store = open(settings)));
-			return store;
-		},
+		get: (settings) => getOrCreate(stores, id(settings), () => open(settings)),
 		async closeAll() {
 			for (const store of stores.values()) await store.close();
 			stores.clear();
