@@ -52,7 +52,7 @@ describe('published package', () => {
 	// The machine's Node 20 (package.json's lowest): the CLI's HTTP client must run on it.
 	it("runs the installed CLI's chat against the service on Node.js 20", async () => {
 		const e = emulator();
-		const cli = path.join(installed, 'dist/cli/scenario.js');
+		const cli = path.join(installed, 'bin/messaging-bot-scenario.js');
 		const args = ['chat', path.join(root, 'examples/scenarios/order-status.json')];
 		args.push('--base-url', e.baseUrl, '--api-key', e.apiKey, '--bot', 'bot_shop');
 		const out = await new Promise<string>((resolve, reject) => {
