@@ -4,7 +4,7 @@ import { actions, MAX_RETRIES, plain, stateName, text, varName } from './schema-
 import { editDistance } from './suggest';
 
 /**
- * The menu step: a question whose options the bot lists numbered in one text message (A36), and
+ * The menu step: a question whose options the bot lists numbered in one text message (docs/service-assumptions.md#a42), and
  * the pure matching of a client's answer to one option: its number, its label or a synonym, or
  * a near spelling of one. Case, accents and punctuation are ignored.
  */
