@@ -99,6 +99,23 @@ describe.each(backends())('menu step ($name store)', (backend) => {
 		expect(await chat.say('huh')).toEqual(['Let me get someone.', 'A person will answer.']);
 	});
 
+	it("counts each option's arrow, its retries and give-ups in the analytics", async () => {
+		const chat = open([pizza({ retries: 1, giveUp: { target: 'human' } })]);
+		await chat.say('hi');
+		await chat.say('2');
+		await chat.say('hi', 'cl_grace');
+		await chat.say('what', 'cl_grace');
+		await chat.say('huh', 'cl_grace');
+		const day = new Date(chat.time).toISOString().slice(0, 10);
+		const [report] = (await chat.engine.analytics({ from: day, to: day })).versions;
+		const greet = report.states.find((s) => s.state === 'greet');
+		expect(greet).toMatchObject({ entered: 2, retries: 1, giveUps: 1 });
+		expect(greet?.edges).toEqual([
+			{ to: 'hours', count: 1 },
+			{ to: 'human', count: 1 },
+		]);
+	});
+
 	it("runs the chosen option's actions; a keyword wins over the menu", async () => {
 		let chat = open([pizza()]);
 		await chat.say('hi');
