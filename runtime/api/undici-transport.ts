@@ -48,6 +48,7 @@ export function createUndiciTransport(options: {
 }
 
 function proxyNamed(): boolean {
+	// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- the CLI's and tests' transport, never in a node file: undici's own proxy variables
 	const env = process.env;
 	return !!(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
 }

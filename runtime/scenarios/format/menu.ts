@@ -9,7 +9,7 @@ import { editDistance } from './suggest';
  * a near spelling of one. Case, accents and punctuation are ignored.
  */
 
-export const MAX_MENU_OPTIONS = 20;
+const MAX_MENU_OPTIONS = 20;
 /** Retries before giving up when "giveUp" is set and "retries" is not. */
 export const DEFAULT_MENU_RETRIES = 2;
 
