@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { admin, useEmulator } from '../helpers/emulator';
+import { GRACE_TRACKS_AN_ORDER } from '../scenarios/cli-fixture';
 import { systemNode20 } from './system-node';
 
 const root = path.resolve(__dirname, '../..');
@@ -70,10 +71,7 @@ describe('published package', () => {
 			'GET',
 			'/sent-messages?client_id=cl_grace',
 		);
-		expect(body.data.map((m) => m.text)).toEqual([
-			'Hi Grace! I can tell you where your order is. Type "order" to start.',
-			'What email address did you use for the order?',
-		]);
+		expect(body.data.map((m) => m.text)).toEqual(GRACE_TRACKS_AN_ORDER);
 	}, 30_000);
 
 	it('declares no runtime dependencies', () => {

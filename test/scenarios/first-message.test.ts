@@ -12,6 +12,17 @@ const shop = (start: Record<string, unknown>, extra: Record<string, unknown> = {
 		{ keywords: [{ match: { equals: 'stop' }, target: 'stopped' }], ...extra },
 	);
 const byWord = { on: [{ match: { contains: 'order' }, target: 'size' }], fallback: 'Say "order".' };
+/** A capture in the start state, of the given kind. */
+const captureOf = (check: string) => ({
+	capture: {
+		into: 'answer',
+		check,
+		retry: 'Again?',
+		retries: 1,
+		giveUp: { target: 'stopped' },
+		target: 'size',
+	},
+});
 const byMenu = {
 	menu: { options: [{ label: 'Order a pizza', synonyms: ['order'], target: 'size' }] },
 };
@@ -36,19 +47,9 @@ describe.each(backends())(
 			]);
 			chat = open([shop(byWord)]);
 			expect(await chat.say('stop')).toEqual(['Welcome to Pizza Place!', 'Stopped.']);
-			const capture = {
-				capture: {
-					into: 'email',
-					check: 'email',
-					retry: 'An email?',
-					retries: 1,
-					giveUp: { target: 'stopped' },
-					target: 'size',
-				},
-			};
-			chat = open([shop(capture)]);
+			chat = open([shop(captureOf('email'))]);
 			expect(await chat.say('ada@example.com')).toEqual(['Welcome to Pizza Place!', 'Which size?']);
-			expect((await chat.state())?.vars).toEqual({ email: 'ada@example.com' });
+			expect((await chat.state())?.vars).toEqual({ answer: 'ada@example.com' });
 		});
 
 		it('gets only the greeting when it answers nothing, or matches only "any message" or free text', async () => {
@@ -57,17 +58,7 @@ describe.each(backends())(
 			expect(await chat.say('order')).toEqual(['Which size?']);
 			chat = open([shop({ on: [{ match: { any: true }, target: 'size' }] })]);
 			expect(await chat.say('order')).toEqual(['Welcome to Pizza Place!']);
-			const text = {
-				capture: {
-					into: 'problem',
-					check: 'text',
-					retry: 'Again?',
-					retries: 1,
-					giveUp: { target: 'stopped' },
-					target: 'size',
-				},
-			};
-			chat = open([shop(text)]);
+			chat = open([shop(captureOf('text'))]);
 			expect(await chat.say('hi')).toEqual(['Welcome to Pizza Place!']);
 		});
 
