@@ -1,5 +1,6 @@
 import { chooseOption, prepareMenu } from '../../runtime/scenarios/format/menu';
-import { validateScenario } from '../../runtime/scenarios/format/validate';
+import { parseScenario, validateScenario } from '../../runtime/scenarios/format/validate';
+import { scenarioWarnings } from '../../runtime/scenarios/format/warnings';
 import { scenarioGraph } from '../../runtime/scenarios/offline/picture/graph';
 import { backends, scenario } from './harness';
 import { opener } from './format-fixture';
@@ -133,8 +134,13 @@ describe('menu validation and graph', () => {
 	const issues = (doc: unknown) =>
 		validateScenario(doc).issues.map((i) => `${i.path}: ${i.message}`);
 
-	it('is valid as written, and each option is an arrow', () => {
+	it('is valid as written, with no warning (a menu answers every message), and each option is an arrow', () => {
 		expect(issues(pizza())).toEqual([]);
+		const withOn = pizza();
+		(withOn.states as Record<string, Record<string, unknown>>).greet.on = [
+			{ match: { equals: 'menu' }, target: 'greet' },
+		];
+		expect(scenarioWarnings(parseScenario(withOn))).toEqual([]);
 		const arrows = scenarioGraph(pizza()).edges.filter((e) => e.kind === 'menu');
 		expect(arrows.map((e) => [e.source, e.target, e.label])).toEqual([
 			['greet', 'size', '1. Order a pizza'],
