@@ -2,7 +2,9 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
-import { pageDir } from '../runtime/studio/server/command';
+import { openCountersReadOnly } from '../runtime/stores/read-only';
+import { SqliteStore, statePathIn } from '../runtime/stores/sqlite';
+import { pageDir, trafficFrom } from '../runtime/studio/server/command';
 import { startStudio, type RunningStudio } from '../runtime/studio/server/server';
 import { startEmulator } from '../test/emulator';
 import { demoGuide } from './lib/demo-guide';
@@ -73,7 +75,13 @@ async function serve(
 	await setupOwner(n8n.url);
 	await subscribeExamples(n8n.url, emulator.adminUrl, DEMO_SECRET);
 	const scenarios = path.join(__dirname, '..', 'examples', 'scenarios');
+	// The store n8n keeps the examples' conversations in, made now (tables and all) so that the
+	// studio reads its traffic from the start, before the first conversation.
+	const store = statePathIn(options.userFolder);
+	await new SqliteStore(store).close();
+	const counters = openCountersReadOnly(store);
 	running.studio = await startStudio({
+		traffic: trafficFrom(counters),
 		files: readdirSync(scenarios)
 			.filter((f) => f.endsWith('.json'))
 			.map((f) => path.join(scenarios, f)),
@@ -88,6 +96,7 @@ async function serve(
 		apiKey: emulator.apiKey,
 		secret: DEMO_SECRET,
 		studioUrl: running.studio.url,
+		store,
 	});
 	for (const line of guide) say(line);
 	n8n.process.once('exit', (code) => {

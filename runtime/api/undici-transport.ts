@@ -1,4 +1,5 @@
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+// undici 6: the line that runs on Node 20.15+ as package.json promises (undici 7+ needs Node 22).
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici6';
 
 import { authHeaders, type AuthHeader } from './auth';
 import {
@@ -18,9 +19,10 @@ export function createUndiciTransport(options: {
 	dispatcher?: Dispatcher;
 	connections?: number;
 }): Transport & { close(): Promise<void> } {
+	const pool = { connections: options.connections ?? 16, keepAliveTimeout: 10_000 };
+	// The proxy agent only when a proxy is named: undici 6 warns on stderr that it is experimental.
 	const dispatcher =
-		options.dispatcher ??
-		new EnvHttpProxyAgent({ connections: options.connections ?? 16, keepAliveTimeout: 10_000 });
+		options.dispatcher ?? (proxyNamed() ? new EnvHttpProxyAgent(pool) : new Agent(pool));
 	const auth = authHeaders(options.apiKey, options.authHeader ?? 'bearer');
 	return {
 		async request(req: TransportRequest): Promise<TransportResponse> {
@@ -43,4 +45,10 @@ export function createUndiciTransport(options: {
 			if (!options.dispatcher) await dispatcher.close();
 		},
 	};
+}
+
+function proxyNamed(): boolean {
+	// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- the CLI's and tests' transport, never in a node file: undici's own proxy variables
+	const env = process.env;
+	return !!(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
 }

@@ -27,7 +27,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 	return await runScenarioCommand(argv, io, USAGE);
 }
 
-if (require.main === module) {
+/** Runs the command line of this process (the `bin` launcher calls it; so does `node` on this file). */
+export function run(): void {
 	const rl = createInterface({ input: process.stdin, terminal: false });
 	// Taken at once: lines piped in while the files load are buffered, not lost.
 	const lines = rl[Symbol.asyncIterator]();
@@ -48,3 +49,5 @@ if (require.main === module) {
 		},
 	);
 }
+
+if (require.main === module) run();

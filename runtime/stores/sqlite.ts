@@ -284,12 +284,12 @@ const SQLITE_NODE = '22.13';
 
 /** Beside n8n's own database: <N8N_USER_FOLDER or home>/.n8n/messaging-bot/state.sqlite. */
 function defaultStatePath(): string {
-	return path.join(
-		process.env.N8N_USER_FOLDER ?? homedir(),
-		'.n8n',
-		'messaging-bot',
-		'state.sqlite',
-	);
+	return statePathIn(process.env.N8N_USER_FOLDER ?? homedir());
+}
+
+/** The default store file of an n8n whose N8N_USER_FOLDER is `userFolder`. */
+export function statePathIn(userFolder: string): string {
+	return path.join(userFolder, '.n8n', 'messaging-bot', 'state.sqlite');
 }
 
 const open = new Map<string, SqliteStore>();

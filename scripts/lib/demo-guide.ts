@@ -27,6 +27,8 @@ export type DemoAddresses = {
 	secret: string;
 	/** The Scenario Studio's address, with its token. */
 	studioUrl?: string;
+	/** The state store file the demo's n8n keeps its conversations and counters in. */
+	store?: string;
 };
 
 /**
@@ -51,7 +53,13 @@ export function demoGuide(a: DemoAddresses, workflows: Workflow[] = exampleWorkf
 		...(a.studioUrl
 			? [
 					`studio:       ${a.studioUrl}`,
-					'              (the Scenario Studio, on the example scenarios in examples/scenarios)',
+					`              (the Scenario Studio, on the example scenarios in examples/scenarios${a.store ? ', with the traffic of the store below' : ''})`,
+				]
+			: []),
+		...(a.store
+			? [
+					`state store:  ${a.store}`,
+					`              (the example workflows' conversations and analytics; try: npx messaging-bot-scenario stats --store ${a.store})`,
 				]
 			: []),
 		`workflows:    ${workflows.map((w) => w.name).join('; ')}`,

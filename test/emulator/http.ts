@@ -19,6 +19,16 @@ export class HttpError extends Error {
 
 export const errors = {
 	invalidClientId: () => new HttpError(400, 'invalid_client_id', 'Invalid client_id'),
+	/** The dashboard's answer (the API's stays the service's): which clients exist, how to add one. */
+	unseededClient: (id: string, known: Iterable<string>) => {
+		const some = [...known].slice(0, 5);
+		const listed = some.length ? `clients here: ${some.join(', ')}…` : 'no clients yet';
+		return new HttpError(
+			400,
+			'invalid_client_id',
+			`Invalid client_id: no client "${id}" in the emulator (${listed}); seed one with POST /_admin/clients {"clients": [{"first_name": "Ada", "email": "ada@example.com"}]} (its id is in the answer), or start the emulator without --no-seed for cl_ada and the others`,
+		);
+	},
 	unauthorized: () =>
 		new HttpError(401, 'unauthorized', 'Unauthorized', undefined, {
 			'WWW-Authenticate': 'Bearer',

@@ -1,8 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test tooling: packs and installs the package, never loaded by n8n */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, mkdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { admin, useEmulator } from '../helpers/emulator';
+import { GRACE_TRACKS_AN_ORDER } from '../scenarios/cli-fixture';
+import { systemNode20 } from './system-node';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -44,6 +48,31 @@ describe('published package', () => {
 	}, 120_000);
 
 	afterAll(() => rmSync(dir, { recursive: true, force: true }));
+	const emulator = useEmulator();
+
+	// The machine's Node 20 (package.json's lowest): the CLI's HTTP client must run on it.
+	it("runs the installed CLI's chat against the service on Node.js 20", async () => {
+		const e = emulator();
+		const cli = path.join(installed, 'bin/messaging-bot-scenario.js');
+		const args = ['chat', path.join(root, 'examples/scenarios/order-status.json')];
+		args.push('--base-url', e.baseUrl, '--api-key', e.apiKey, '--bot', 'bot_shop');
+		const out = await new Promise<string>((resolve, reject) => {
+			const child = execFile(
+				systemNode20(),
+				[cli, ...args, '--client', 'cl_grace'],
+				(error, stdout, stderr) =>
+					error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+			);
+			child.stdin?.end('hi\ntrack my order\n');
+		});
+		expect(out).toContain(`through ${e.baseUrl} (bot bot_shop)`);
+		const { body } = await admin<Array<{ text: string }>>(
+			e,
+			'GET',
+			'/sent-messages?client_id=cl_grace',
+		);
+		expect(body.data.map((m) => m.text)).toEqual(GRACE_TRACKS_AN_ORDER);
+	}, 30_000);
 
 	it('declares no runtime dependencies', () => {
 		expect(manifest.dependencies ?? {}).toEqual({});

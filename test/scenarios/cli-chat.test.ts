@@ -4,7 +4,7 @@ import path from 'node:path';
 
 import { runCli as run } from './harness';
 import { admin, useEmulator } from '../helpers/emulator';
-import { root, examples, scratch } from './cli-fixture';
+import { GRACE_TRACKS_AN_ORDER, root, examples, scratch } from './cli-fixture';
 
 const { file } = scratch();
 
@@ -117,10 +117,7 @@ describe('messaging-bot-scenario CLI', () => {
 				'GET',
 				'/sent-messages?client_id=cl_grace',
 			);
-			expect(body.data.map((m) => m.text)).toEqual([
-				'Hi Grace! I can tell you where your order is. Type "order" to start.',
-				'What email address did you use for the order?',
-			]);
+			expect(body.data.map((m) => m.text)).toEqual(GRACE_TRACKS_AN_ORDER);
 		});
 	});
 });

@@ -18,3 +18,9 @@ export function scratch(): { dir: string; file: (name: string, content: unknown)
 	}
 	return { dir, file };
 }
+
+/** What the order-status example sends Grace for "hi", then "track my order". */
+export const GRACE_TRACKS_AN_ORDER = [
+	'Hi Grace! I can tell you where your order is. Type "order" to start.',
+	'What email address did you use for the order?',
+];

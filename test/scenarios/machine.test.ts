@@ -32,6 +32,7 @@ describe('compiled scenario machine', () => {
 				'answerValid',
 				'conditionHolds',
 				'entryIs',
+				'menuChoice',
 				'outcomeIs',
 				'silenced',
 				'textMatches',

@@ -108,7 +108,8 @@ describe('scenario regular expressions: matching is bounded', () => {
 	});
 
 	it('a message longer than the limit matches no regular expression (its start is not enough)', async () => {
-		const chat = new Chat([asking({ regex: '^[\\w ]+$' })]);
+		// "greet": "hi" fits the pattern, and would otherwise answer the question at once.
+		const chat = new Chat([asking({ regex: '^[\\w ]+$' }, [], { firstMessage: 'greet' })]);
 		await chat.say('hi');
 		expect(await chat.say('a'.repeat(REGEX_INPUT_LIMIT + 1))).toEqual(['Again?']);
 		expect(await chat.say(`${'a'.repeat(REGEX_INPUT_LIMIT)}<script>`)).toEqual(['Again?']);

@@ -77,6 +77,8 @@ test('opens the FAQ bot from n8n, edits a message, saves: n8n has it published a
 	const diff = await page.getByTestId('diff').textContent();
 	expect(diff).toContain('+   "version": 2,');
 	expect(diff).toContain('The studio wrote this');
+	// Named for what it does there: the workflow is saved and published, no file is written.
+	expect(await page.getByTestId('confirm-save').textContent()).toBe('Save to n8n and publish');
 	const saving = Date.now();
 	await page.getByTestId('confirm-save').click();
 	await page.getByTestId('save-dialog').waitFor({ state: 'detached' });

@@ -1,3 +1,4 @@
+import { statePathIn } from '../../runtime/stores/sqlite';
 import { botsOf, demoGuide } from '../../scripts/lib/demo-guide';
 import { exampleWorkflows } from '../../scripts/lib/demo-setup';
 
@@ -34,5 +35,14 @@ describe('npm start: what it prints', () => {
 		expect(lines).toContain(
 			'secret:       whsec_demo (Messaging Bot Webhook API credential, Signing Secret)',
 		);
+	});
+
+	it("names the demo's state store, where its n8n keeps conversations, and how to read it", () => {
+		const store = statePathIn('/tmp/demo');
+		expect(store).toBe('/tmp/demo/.n8n/messaging-bot/state.sqlite');
+		const lines = demoGuide({ ...addresses, studioUrl: 'http://127.0.0.1:5680/?token=t', store });
+		expect(lines).toContain(`state store:  ${store}`);
+		expect(lines.join('\n')).toContain(`npx messaging-bot-scenario stats --store ${store}`);
+		expect(lines.join('\n')).toContain('with the traffic of the store below');
 	});
 });

@@ -175,7 +175,7 @@ export class Stepper {
 					: current
 						? 'scenario-changed'
 						: 'scenario-removed';
-			step = compiled.initial({ client: profile, message: fields });
+			step = compiled.start({ client: profile, message: fields });
 			status = 'started';
 		}
 		const next = this.recordAfterStep(record, compiled, step, {

@@ -3,6 +3,7 @@ import type { ActionDef, StateDef } from './schema';
 import { didYouMean } from './suggest';
 import { parseTemplate } from './templates';
 import type { ScenarioIssue } from './issue';
+import { menuConflicts, menuIssues } from './menu-rules';
 import {
 	assignedVariables,
 	declaredVariables,
@@ -75,6 +76,7 @@ export class RuleChecker {
 			},
 			leaveState: (name, state, path) => this.leaveState(name, state, path),
 			call: (call, path) => this.call(call as unknown as Json, path),
+			menu: (menu, path) => this.issues.push(...menuIssues(menu as unknown as Json, path)),
 		});
 		if (!keywordsDone)
 			this.regexBudget(this.keywordsRegexCost, 'keywords', "the keywords' regular expressions");
@@ -269,7 +271,7 @@ export class RuleChecker {
 				"its regular expressions (with the keywords')",
 			);
 		if (json.call !== undefined) {
-			for (const key of ['on', 'capture', 'after', 'choose', 'end'] as const) {
+			for (const key of ['on', 'capture', 'menu', 'after', 'choose', 'end'] as const) {
 				if (json[key] !== undefined)
 					this.add(
 						`${path}.${key}`,
@@ -277,8 +279,9 @@ export class RuleChecker {
 					);
 			}
 		}
+		this.issues.push(...menuConflicts(json, path));
 		if (json.end === true) {
-			for (const key of ['on', 'capture', 'after', 'fallback', 'choose'] as const) {
+			for (const key of ['on', 'capture', 'menu', 'after', 'fallback', 'choose'] as const) {
 				if (json[key] !== undefined)
 					this.add(`${path}.${key}`, 'cannot be used in an end state (the conversation is over)');
 			}

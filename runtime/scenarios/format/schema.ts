@@ -16,8 +16,10 @@ import {
 	text,
 	varName,
 } from './schema-parts';
+import { menuSchema } from './menu';
 
 export * from './schema-parts';
+export type { MenuDef, MenuOption } from './menu';
 
 /**
  * The scenario format: states, captures, timers, branches and workflow calls, and the document
@@ -157,6 +159,7 @@ const stateSchema = z
 		capture: captureSchema.optional(),
 		after: timerSchema.optional(),
 		call: callSchema.optional(),
+		menu: menuSchema.optional(),
 		choose: z
 			.array(branchSchema, 'must be a list of branches')
 			.min(1, 'must list at least one branch')
@@ -180,6 +183,12 @@ export const scenarioSchema = z
 			.describe('Raise it with every change; live conversations follow the rule in the README'),
 		description: z.string('must be text').optional(),
 		start: stateName,
+		firstMessage: z
+			.enum(['answer', 'greet'], 'must be "answer" or "greet"')
+			.optional()
+			.describe(
+				'"answer" (default): a first message that answers the start state is handled after the greeting; "greet": it only gets the greeting',
+			),
 		variables: z
 			.array(varName, 'must be a list of variable names')
 			.optional()

@@ -3,7 +3,7 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
 	let best: string | undefined;
 	let bestDistance = Math.max(1, Math.min(3, Math.floor(name.length / 3)));
 	for (const candidate of candidates) {
-		const d = distance(name.toLowerCase(), candidate.toLowerCase());
+		const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
 		if (d <= bestDistance && candidate !== name) {
 			best = candidate;
 			bestDistance = d - 1;
@@ -12,7 +12,8 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
 	return best === undefined ? '' : ` (did you mean "${best}"?)`;
 }
 
-function distance(a: string, b: string): number {
+/** Levenshtein distance: insertions, deletions and substitutions, one each. */
+export function editDistance(a: string, b: string): number {
 	let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
 	for (let i = 1; i <= a.length; i++) {
 		const current = [i];

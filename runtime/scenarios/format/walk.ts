@@ -7,6 +7,8 @@ import type {
 	Check,
 	Condition,
 	Matcher,
+	MenuDef,
+	MenuOption,
 	ScenarioDocument,
 	StateDef,
 	TimerDef,
@@ -24,13 +26,15 @@ import type {
  * templates handed out, and visitors check the leaf values they read.
  */
 
-/** Where a step sits: in the keywords, or in a state's transitions, capture or timer. */
+/** Where a step sits: in the keywords, or in a state's transitions, capture, menu or timer. */
 export type StepVisit =
 	| { kind: 'keyword'; step: TransitionDef }
 	| { kind: 'transition'; step: TransitionDef }
 	| { kind: 'capture'; step: CaptureDef }
 	| { kind: 'giveUp'; step: CaptureDef['giveUp']; capture: CaptureDef }
 	| { kind: 'timer'; step: TimerDef }
+	| { kind: 'option'; step: MenuOption; index: number; menu: MenuDef }
+	| { kind: 'menuGiveUp'; step: NonNullable<MenuDef['giveUp']>; menu: MenuDef }
 	| { kind: 'branch'; step: BranchDef; index: number; last: boolean }
 	| { kind: 'outcome'; step: CallDef['success']; outcome: CallOutcome; call: CallDef };
 
@@ -56,6 +60,8 @@ export interface ScenarioVisitor {
 	matcher?(matcher: Matcher, path: string, state: string | undefined): void;
 	check?(check: Check, path: string, state: string): void;
 	condition?(condition: Condition, path: string): void;
+	/** A state's menu, before its options. */
+	menu?(menu: MenuDef, path: string, state: string): void;
 	/** A state's workflow call, before its inputs and outcomes. */
 	call?(call: CallDef, path: string, state: string): void;
 }
@@ -152,6 +158,7 @@ class Walk {
 				{ path: `${path}.after`, state: name, targetRequired: false },
 			);
 		}
+		if (isObject(state.menu)) this.menu(name, state.menu, `${path}.menu`);
 		if (isObject(state.call)) this.call(name, state.call, `${path}.call`);
 		const branches = items(state.choose);
 		branches.forEach((b, i) => {
@@ -173,6 +180,27 @@ class Walk {
 			this.step(
 				{ kind: 'outcome', step: branch, outcome, call: call as CallDef },
 				{ path: `${path}.${outcome}`, state, targetRequired: true },
+			);
+		}
+	}
+
+	private menu(state: string, menu: Json, path: string) {
+		const typed = menu as MenuDef;
+		this.v.menu?.(typed, path, state);
+		this.template(menu.text, `${path}.text`);
+		this.template(menu.retry, `${path}.retry`);
+		items(menu.options).forEach((option, index) => {
+			if (!isObject(option)) return;
+			this.step(
+				{ kind: 'option', step: option as MenuOption, index, menu: typed },
+				{ path: `${path}.options[${index}]`, state, targetRequired: false },
+			);
+		});
+		if (isObject(menu.giveUp)) {
+			this.template(menu.giveUp.say, `${path}.giveUp.say`);
+			this.step(
+				{ kind: 'menuGiveUp', step: menu.giveUp, menu: typed },
+				{ path: `${path}.giveUp`, state, targetRequired: true },
 			);
 		}
 	}
@@ -212,7 +240,7 @@ export function forEachAction(
 	walkScenario(doc, { action: visit });
 }
 
-/** Variables a scenario may use: its list, every capture's variable, every call's "store". */
+/** Variables a scenario may use: its list, every capture's and menu's variable, every call's "store". */
 export function declaredVariables(doc: ScenarioDocument | unknown): Set<string> {
 	const declared = assignedVariables(doc, false);
 	if (isObject(doc))
@@ -220,7 +248,7 @@ export function declaredVariables(doc: ScenarioDocument | unknown): Set<string> 
 	return declared;
 }
 
-/** Variables something sets: a capture, a call's "store", and (`withSet`) a "set" action. */
+/** Variables something sets: a capture, a menu, a call's "store", and (`withSet`) a "set" action. */
 export function assignedVariables(doc: ScenarioDocument | unknown, withSet: boolean): Set<string> {
 	const assigned = new Set<string>();
 	const add = (names: unknown) => {
@@ -235,6 +263,9 @@ export function assignedVariables(doc: ScenarioDocument | unknown, withSet: bool
 				assigned.add(visit.step.into);
 		},
 		call: (call) => add(call.store),
+		menu: (menu) => {
+			if (typeof menu.into === 'string') assigned.add(menu.into);
+		},
 	});
 	return assigned;
 }

@@ -11,7 +11,8 @@ export function scenarioWarnings(doc: ScenarioDocument): ScenarioIssue[] {
 	const catchesAll = (doc.keywords ?? []).some(isCatchAll) || doc.fallback !== undefined;
 	for (const [name, state] of Object.entries(doc.states)) {
 		// A state that waits for one of its choices, with nothing for any other message.
-		const waits = (state.on ?? []).length > 0 && !state.capture && !state.call && !state.end;
+		const waits =
+			(state.on ?? []).length > 0 && !state.capture && !state.menu && !state.call && !state.end;
 		if (!waits || catchesAll || state.fallback !== undefined || state.choose) continue;
 		if ((state.on ?? []).some(isCatchAll)) continue;
 		warnings.push({

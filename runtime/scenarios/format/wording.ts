@@ -33,6 +33,7 @@ const ENTRY: Record<string, string> = {
 	branches: 'branch',
 	send: 'message',
 	options: 'option',
+	synonyms: 'synonym',
 };
 
 type Segment = string | number;

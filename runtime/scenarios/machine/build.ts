@@ -34,6 +34,7 @@ import type {
 } from '../format/schema';
 import { parseTemplate, renderTemplate, type Template } from '../format/templates';
 import { declaredVariables } from '../format/walk';
+import { menuQuestion, menuTransitions } from './menu';
 
 /**
  * The xstate v5 machine of a scenario: each part of the format turned into states, transitions
@@ -99,6 +100,7 @@ class MachineBuilder {
 			{ type: 'resetTries' },
 			...(def.messages ?? []).map((m) => this.reply(m)),
 			...this.actions(def.actions),
+			...(def.menu ? [menuQuestion(def.menu, this)] : []),
 		];
 		if (def.end) return { entry, type: 'final' };
 		if (def.call) return this.call(name, def.call, entry);
@@ -107,6 +109,7 @@ class MachineBuilder {
 			...this.keywords,
 			...(def.on ?? []).map((t) => this.transition(t)),
 			...(def.capture ? this.capture(def.capture) : []),
+			...(def.menu ? menuTransitions(def.menu, this) : []),
 		];
 		const fallback = def.fallback ?? this.doc.fallback;
 		if (fallback !== undefined)
@@ -118,7 +121,7 @@ class MachineBuilder {
 		return def.choose ? { entry, on, always: this.choose(def.choose) } : { entry, on };
 	}
 
-	private template(source: string): Template {
+	template(source: string): Template {
 		return parseTemplate(source, this.declared).template;
 	}
 

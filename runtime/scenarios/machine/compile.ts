@@ -1,5 +1,6 @@
 import { initialTransition, transition } from 'xstate';
 
+import { firstAnswerTest } from './first-message';
 import { buildMachine, type ScenarioMachine, type ScenarioSnapshot } from './build';
 import type {
 	ConversationContext,
@@ -11,7 +12,7 @@ import type {
 } from './setup';
 import type { TagChange } from '../../tags';
 import { MAX_TEXT, type ScenarioDocument } from '../format/schema';
-import { parseTemplate } from '../format/templates';
+import { parseTemplate, type MessageFields } from '../format/templates';
 import { parseScenario } from '../format/validate';
 import { declaredVariables, readsOrders, walkScenario } from '../format/walk';
 
@@ -46,6 +47,12 @@ export interface CompiledScenario {
 	/** Minutes of silence before a state's timer fires. */
 	timerMinutes(state: string): number | undefined;
 	initial(input: MachineInput): Step;
+	/**
+	 * A conversation a client's message starts: the greeting, then (unless the scenario says
+	 * "firstMessage": "greet") that message applied where the greeting left it, when it answers
+	 * there (first-message.ts says when it does).
+	 */
+	start(input: MachineInput & { message: MessageFields }): Step;
 	step(snapshot: ScenarioSnapshot, event: ScenarioEvent): Step;
 	persist(snapshot: ScenarioSnapshot): PersistedSnapshot;
 	restore(persisted: PersistedSnapshot): ScenarioSnapshot;
@@ -56,6 +63,7 @@ export function compileScenario(input: unknown): CompiledScenario {
 	const document = parseScenario(input);
 	const machine = buildMachine(document);
 	const stateNames = new Set(Object.keys(document.states));
+	const answers = firstAnswerTest(document);
 	return {
 		id: document.id,
 		version: document.version,
@@ -66,6 +74,25 @@ export function compileScenario(input: unknown): CompiledScenario {
 		readsOrders: readsOrders(document),
 		timerMinutes: (state) => document.states[state]?.after?.minutes,
 		initial: (machineInput) => collect(initialTransition(machine, machineInput)),
+		start: (machineInput) => {
+			const greeted = collect(initialTransition(machine, machineInput));
+			const { message, client } = machineInput;
+			if (
+				document.firstMessage === 'greet' ||
+				greeted.snapshot.status !== 'active' ||
+				!answers(String(greeted.snapshot.value), message.text)
+			)
+				return greeted;
+			const answered = collect(
+				transition(machine, greeted.snapshot, { type: 'MESSAGE', message, client }),
+			);
+			if (answered.notes.length > 0) return greeted;
+			return {
+				snapshot: answered.snapshot,
+				effects: [...greeted.effects, ...answered.effects],
+				notes: greeted.notes,
+			};
+		},
 		step: (snapshot, event) => collect(transition(machine, snapshot, event)),
 		persist: (snapshot) => {
 			const persisted = machine.getPersistedSnapshot(snapshot) as unknown as {

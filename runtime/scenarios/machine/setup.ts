@@ -10,6 +10,7 @@ import {
 	type PreparedCheck,
 	type PreparedMatcher,
 } from '../format/matchers';
+import { chooseOption, type PreparedMenu } from '../format/menu';
 import { MAX_TEXT, type ActionDef, type CallOutcome, type Condition } from '../format/schema';
 import {
 	showValue,
@@ -134,6 +135,8 @@ export const machineSetup = setup({
 			event.type === 'MESSAGE' && acceptAnswer(params.check, event.message.text) !== undefined,
 		conditionHolds: ({ context }, params: { condition: Condition }) =>
 			conditionHolds(params.condition, context.vars, context.client.tags, context.order ?? null),
+		menuChoice: ({ event }, params: { menu: PreparedMenu; index: number }) =>
+			event.type === 'MESSAGE' && chooseOption(params.menu, event.message.text) === params.index,
 		triesLeft: ({ context }, params: { retries: number }) => context.tries < params.retries,
 		entryIs: ({ event }, params: { state: string }) => entryOf(event) === params.state,
 		outcomeIs: ({ event }, params: { outcome: CallOutcome }) =>

@@ -118,7 +118,7 @@ async function connect(
 		io.err('--base-url needs --api-key and --bot as well\n');
 		return undefined;
 	}
-	// Loaded only here: undici needs Node 22.19+; validate, diagram and the offline chat run on Node 20.
+	// Loaded only here: validate, diagram and the offline chat send nothing over the network.
 	const { createUndiciTransport } = await import('../../api/undici-transport');
 	const transport = createUndiciTransport({ apiKey });
 	const api = new MessagingBotClient({ baseUrl, transport, clock, apiKey });

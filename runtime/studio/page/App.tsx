@@ -59,6 +59,7 @@ function StudioDialogs() {
 				before={pending.before}
 				after={pending.after}
 				note={pending.note}
+				confirm={source.kind === 'n8n' ? 'Save to n8n and publish' : 'Write the file'}
 				onClose={onClose}
 				onSave={() =>
 					void pending.write().then(onClose, (e: Error) => {

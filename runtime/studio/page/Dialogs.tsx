@@ -32,6 +32,8 @@ export function SaveDialog(props: {
 	before: string;
 	after: string;
 	note?: string;
+	/** The confirm button's words: what saving does there. */
+	confirm: string;
 	onSave(): void;
 	onClose(): void;
 }) {
@@ -56,7 +58,7 @@ export function SaveDialog(props: {
 					data-testid="confirm-save"
 					onClick={props.onSave}
 				>
-					Write the file
+					{props.confirm}
 				</button>
 				<button onClick={props.onClose}>Cancel</button>
 			</div>

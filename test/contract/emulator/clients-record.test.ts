@@ -89,4 +89,21 @@ describe('emulator: GET /clients/{id}', () => {
 			});
 		}
 	});
+
+	it("the dashboard's answer for an unknown client says how to seed one; the API's stays the service's", async () => {
+		const e = emulator();
+		const inboundReply = await admin(e, 'POST', '/inbound', {
+			bot_id: 'bot_shop',
+			client_id: 'cl_nobody',
+			text: 'hi',
+		});
+		const record = await admin(e, 'GET', '/clients/cl_nobody');
+		for (const r of [inboundReply, record]) {
+			expect(r.status).toBe(400);
+			expect(r.body.error?.code).toBe('invalid_client_id');
+			expect(r.body.error?.message).toMatch(
+				/^Invalid client_id: no client "cl_nobody" in the emulator \(clients here: cl_\w+.*seed one with POST \/_admin\/clients \{"clients": \[/,
+			);
+		}
+	});
 });

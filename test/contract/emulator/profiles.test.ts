@@ -127,7 +127,10 @@ describe('emulator: the variant profile', () => {
 
 	it('keeps the admin API in JSON', async () => {
 		const r = await admin(emulator(), 'GET', '/clients/cl_nobody');
-		expect(r.body).toMatchObject({ success: false, error: { message: 'Invalid client_id' } });
+		expect(r.body).toMatchObject({
+			success: false,
+			error: { message: expect.stringMatching(/^Invalid client_id: no client "cl_nobody"/) },
+		});
 	});
 });
 

@@ -43,7 +43,7 @@ export function registerClients(router: Router, core: Core): void {
 
 	router.on('GET', '/_admin/clients/:id', ({ res, params }) => {
 		const client = state.clients.get(params[0]);
-		if (!client) throw errors.invalidClientId();
+		if (!client) throw errors.unseededClient(params[0], state.clients.keys());
 		ok(res, client);
 	});
 }

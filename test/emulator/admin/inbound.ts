@@ -13,7 +13,7 @@ export function registerInbound(router: Router, core: Core): void {
 		const bot = state.bots.get(input.bot_id);
 		if (!bot) throw errors.botNotFound();
 		const client = state.clients.get(input.client_id);
-		if (!client) throw errors.invalidClientId();
+		if (!client) throw errors.unseededClient(input.client_id, state.clients.keys());
 		const message = state.addMessage({
 			message_id: input.message_id ?? newId('msg'),
 			client_id: client.id,

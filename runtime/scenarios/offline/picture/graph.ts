@@ -3,7 +3,7 @@ import { stateNotes, stepLabel } from './labels';
 
 /**
  * The scenario as boxes and labelled arrows: every way a conversation moves (a match, a
- * condition, a capture's check and give-up, a timer, each branch of a choice or a workflow call,
+ * condition, a capture's check and give-up, a menu's options, a timer, each branch of a choice or a workflow call,
  * keywords from any state), listed once from the format's walk. The Mermaid text, the SVG picture
  * and the studio all draw this; it reads a half-written draft as well as a parsed scenario.
  */
@@ -17,6 +17,7 @@ export type EdgeKind =
 	| 'on'
 	| 'keyword'
 	| 'capture'
+	| 'menu'
 	| 'giveUp'
 	| 'after'
 	| 'choose'
@@ -55,6 +56,8 @@ const KIND: Record<StepVisit['kind'], EdgeKind> = {
 	transition: 'on',
 	capture: 'capture',
 	giveUp: 'giveUp',
+	option: 'menu',
+	menuGiveUp: 'giveUp',
 	timer: 'after',
 	branch: 'choose',
 	outcome: 'call',

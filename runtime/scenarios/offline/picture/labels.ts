@@ -1,3 +1,4 @@
+import { DEFAULT_MENU_RETRIES } from '../../format/menu';
 import type { StepVisit } from '../../format/walk';
 
 /**
@@ -32,6 +33,12 @@ export function stepLabel(visit: StepVisit): string {
 		case 'giveUp': {
 			const retries = obj(visit.capture).retries;
 			return `invalid after ${String(retries ?? '?')} ${retries === 1 ? 'retry' : 'retries'}`;
+		}
+		case 'option':
+			return `${visit.index + 1}. ${String(obj(visit.step).label ?? '?')}`;
+		case 'menuGiveUp': {
+			const retries = obj(visit.menu).retries ?? DEFAULT_MENU_RETRIES;
+			return `no option after ${String(retries)} ${retries === 1 ? 'retry' : 'retries'}`;
 		}
 		case 'timer':
 			return `after ${String(obj(visit.step).minutes ?? '?')} min silence`;
@@ -95,6 +102,10 @@ export function stateNotes(state: unknown): string[] {
 	if (isObj(s.capture)) {
 		const capture = obj(s.capture);
 		notes.push(`asks ${String(capture.into ?? '?')} (${checkLabel(capture.check)})`);
+	}
+	if (isObj(s.menu)) {
+		const count = list(obj(s.menu).options).length;
+		notes.push(`menu of ${count} option${count === 1 ? '' : 's'}`);
 	}
 	if (isObj(s.call)) notes.push(`calls ${String(obj(s.call).workflow ?? '?')}`);
 	for (const action of list(s.actions)) notes.push(actionLabel(action));

@@ -20,6 +20,7 @@ const COLOURS: Record<EdgeKind, string> = {
 	on: '#4a5568',
 	keyword: '#6b46c1',
 	capture: '#2f855a',
+	menu: '#2c7a7b',
 	giveUp: '#c53030',
 	after: '#718096',
 	choose: '#b7791f',
