@@ -1,4 +1,4 @@
-import { drawText, styleFor, textWidth } from './letters';
+import { drawText, textWidth } from './letters';
 import { encodePng } from './png';
 import { Raster, type Outline } from './raster';
 import { pictureScene, type PictureOptions } from './scene';
@@ -10,16 +10,18 @@ import { smoothRoute, type Point, type Scene, type Shape } from './shapes';
  */
 
 export function renderPng(doc: unknown, options: PictureOptions = {}): Uint8Array {
-	return drawPng(pictureScene(doc, options));
+	return drawPng(pictureScene(doc, options)).png;
 }
 
-export function drawPng(scene: Scene): Uint8Array {
+/** The PNG and the characters of its text that no font draws (drawn as empty boxes). */
+export function drawPng(scene: Scene): { png: Uint8Array; missing: string[] } {
 	const raster = new Raster(scene.width, scene.height);
-	for (const s of scene.shapes) draw(raster, s, 1);
-	return encodePng(raster.width, raster.height, raster.rgb);
+	const missing = new Set<string>();
+	for (const s of scene.shapes) draw(raster, s, 1, missing);
+	return { png: encodePng(raster.width, raster.height, raster.rgb), missing: [...missing] };
 }
 
-function draw(raster: Raster, s: Shape, alpha: number): void {
+function draw(raster: Raster, s: Shape, alpha: number, missing: Set<string>): void {
 	switch (s.kind) {
 		case 'rect': {
 			if (s.fill)
@@ -66,14 +68,15 @@ function draw(raster: Raster, s: Shape, alpha: number): void {
 			raster.fill([[s.points]], s.fill, alpha);
 			return;
 		case 'text': {
-			const style = styleFor(s.size, s.bold === true);
-			const width = s.anchor && s.anchor !== 'start' ? textWidth(s.text, style) : 0;
+			const bold = s.bold === true;
+			const width = s.anchor && s.anchor !== 'start' ? textWidth(s.text, s.size, bold) : 0;
 			const x = s.anchor === 'middle' ? s.x - width / 2 : s.anchor === 'end' ? s.x - width : s.x;
-			drawText(raster, s.text, x, s.y, style, s.fill, alpha);
+			const style = { size: s.size, bold, colour: s.fill, alpha };
+			for (const char of drawText(raster, s.text, { x, y: s.y }, style)) missing.add(char);
 			return;
 		}
 		case 'group':
-			for (const child of s.children) draw(raster, child, alpha * (s.opacity ?? 1));
+			for (const child of s.children) draw(raster, child, alpha * (s.opacity ?? 1), missing);
 	}
 }
 

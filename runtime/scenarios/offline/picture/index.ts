@@ -5,11 +5,14 @@ import { writeSvg } from './svg';
 export { renderPng } from './draw';
 export { renderPicture } from './svg';
 export type { PictureOptions } from './scene';
-/** The scenario laid out once and written both ways: SVG text and a PNG file. */
+/**
+ * The scenario laid out once and written both ways: SVG text and a PNG file, with the characters
+ * the PNG's fonts lack (drawn there as empty boxes; the SVG leaves them to the viewer's fonts).
+ */
 export function renderPictures(
 	doc: unknown,
 	options: PictureOptions = {},
-): { svg: string; png: Uint8Array } {
+): { svg: string; png: Uint8Array; missing: string[] } {
 	const scene = pictureScene(doc, options);
-	return { svg: writeSvg(scene), png: drawPng(scene) };
+	return { svg: writeSvg(scene), ...drawPng(scene) };
 }

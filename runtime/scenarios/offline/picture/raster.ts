@@ -90,7 +90,14 @@ function bounds(points: Point[], width: number, height: number) {
 }
 
 /** Adds an outline's coverage to `mask` (w wide, h high, its corner at x0, y0). */
-function cover(outline: Outline, mask: Float32Array, x0: number, y0: number, w: number, h: number) {
+export function cover(
+	outline: Outline,
+	mask: Float32Array,
+	x0: number,
+	y0: number,
+	w: number,
+	h: number,
+) {
 	const edges: Array<[Point, Point]> = [];
 	for (const ring of outline)
 		for (let i = 0; i < ring.length; i++) edges.push([ring[i], ring[(i + 1) % ring.length]]);
