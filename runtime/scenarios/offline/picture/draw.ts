@@ -9,16 +9,25 @@ import { smoothRoute, type Point, type Scene, type Shape } from './shapes';
  * canvas, no Node module), which n8n's output panel shows as an image.
  */
 
-export function renderPng(doc: unknown, options: PictureOptions = {}): Uint8Array {
-	return drawPng(pictureScene(doc, options)).png;
+/** The PNG and the characters of its text no font draws (drawn as empty boxes). */
+export function renderPng(
+	doc: unknown,
+	options: PictureOptions = {},
+): { png: Uint8Array; missing: string[] } {
+	return drawPng(pictureScene(doc, options));
 }
 
-/** The PNG and the characters of its text that no font draws (drawn as empty boxes). */
 export function drawPng(scene: Scene): { png: Uint8Array; missing: string[] } {
+	const { raster, missing } = rasterize(scene);
+	return { png: encodePng(raster.width, raster.height, raster.rgb), missing };
+}
+
+/** The scene on pixels, and the characters of its text that no font draws. */
+export function rasterize(scene: Scene): { raster: Raster; missing: string[] } {
 	const raster = new Raster(scene.width, scene.height);
 	const missing = new Set<string>();
 	for (const s of scene.shapes) draw(raster, s, 1, missing);
-	return { png: encodePng(raster.width, raster.height, raster.rgb), missing: [...missing] };
+	return { raster, missing: [...missing] };
 }
 
 function draw(raster: Raster, s: Shape, alpha: number, missing: Set<string>): void {

@@ -1,9 +1,7 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the PNG picture's fonts are files shipped beside this module (dist/lib/fonts), read once per process when a text needs them */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parse, type Font } from 'opentype.js';
 
 import { getOrCreate } from '../../../per-process';
+import { fontFile } from './files';
 
 /**
  * The PNG picture's fonts (Noto, SIL Open Font License; cut down by scripts/picture-fonts.ts):
@@ -65,12 +63,9 @@ const FALLBACKS: ReadonlyArray<{ file: string; blocks: Blocks }> = [
 
 const parsed = new Map<string, Font>();
 
-/** The bytes of a font file: beside this module in the package, in fonts/ in the sources. */
+/** A font, parsed on first need; its glyphs' outlines are read when drawn (lowMemory). */
 function load(file: string): Font {
-	return getOrCreate(parsed, file, () => {
-		const bytes = readFileSync(path.join(__dirname, 'fonts', file));
-		return parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-	});
+	return getOrCreate(parsed, file, () => parse(fontFile(file), { lowMemory: true }));
 }
 
 const within = (blocks: Blocks, code: number) => blocks.some(([a, b]) => code >= a && code <= b);

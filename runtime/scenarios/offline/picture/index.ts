@@ -16,3 +16,11 @@ export function renderPictures(
 	const scene = pictureScene(doc, options);
 	return { svg: writeSvg(scene), ...drawPng(scene) };
 }
+
+/** What the picture's user is told, once, of the characters its fonts lack. */
+export function undrawn(missing: readonly string[]): string {
+	const list = missing.map(
+		(c) => `"${c}" (U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`,
+	);
+	return `The PNG has no font for ${list.join(', ')}: drawn as empty boxes (the SVG leaves them to the viewer's fonts).`;
+}

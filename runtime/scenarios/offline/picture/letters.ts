@@ -19,6 +19,7 @@ interface Mask {
 	w: number;
 }
 
+/** Kept per process; cleared past a bound (a long-running n8n draws many pictures). */
 const masks = new Map<string, Mask | null>();
 
 function outlineOf(glyph: Glyph, x: number, size: number): Point[][] {
@@ -57,6 +58,7 @@ function bezier(xs: number[], ys: number[], t: number): Point {
 /** A glyph's coverage with its pen at (frac, 0), kept for the next time. */
 function maskOf(font: LoadedFont, glyph: Glyph, size: number, frac: number): Mask | undefined {
 	const key = `${font.file}:${glyph.index}:${size}:${frac}`;
+	if (masks.size > 20000) masks.clear();
 	return (
 		getOrCreate(masks, key, () => {
 			const outline: Outline = outlineOf(glyph, frac, size);

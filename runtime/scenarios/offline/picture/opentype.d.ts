@@ -13,7 +13,8 @@ declare module 'opentype.js' {
 	interface Font {
 		unitsPerEm: number;
 		charToGlyphIndex(char: string): number;
+		charToGlyph(char: string): Glyph;
 		stringToGlyphs(text: string): Glyph[];
 	}
-	export function parse(buffer: ArrayBuffer): Font;
+	export function parse(buffer: ArrayBuffer, options?: { lowMemory?: boolean }): Font;
 }

@@ -80,8 +80,13 @@ function shapeRun(run: Run, size: number, pen: number): Placed[] {
 			x: pen + i * size * 0.6,
 			advance: size * 0.6,
 		}));
-	let glyphs = font.font.stringToGlyphs(run.text);
-	if (run.level % 2 === 1 && !ARABIC.test(run.text)) glyphs = [...glyphs].reverse();
+	// Only Arabic needs opentype.js's shaping (joining forms, which also turns the run round);
+	// other scripts are a glyph per character, looked up directly (much faster).
+	const arabic = ARABIC.test(run.text);
+	let glyphs = arabic
+		? font.font.stringToGlyphs(run.text)
+		: Array.from(run.text, (char) => font.font.charToGlyph(char));
+	if (run.level % 2 === 1 && !arabic) glyphs = glyphs.reverse();
 	const scale = size / font.font.unitsPerEm;
 	const placed: Placed[] = [];
 	for (const glyph of glyphs) {
@@ -92,8 +97,21 @@ function shapeRun(run: Run, size: number, pen: number): Placed[] {
 	return placed;
 }
 
-/** The line's glyphs, the characters no font draws, and its width in pixels. */
-export function shapeLine(text: string, size: number, bold: boolean) {
+interface Line {
+	placed: Placed[];
+	missing: Set<string>;
+	width: number;
+}
+
+const lines = new Map<string, Line>();
+
+/** The line's glyphs, the characters no font draws, and its width in pixels (kept: a label is measured, then drawn). */
+export function shapeLine(text: string, size: number, bold: boolean): Line {
+	if (lines.size > 2000) lines.clear();
+	return getOrCreate(lines, `${size}:${bold ? 'b' : 'r'}:${text}`, () => shape(text, size, bold));
+}
+
+function shape(text: string, size: number, bold: boolean): Line {
 	const placed: Placed[] = [];
 	const missing = new Set<string>();
 	let pen = 0;
