@@ -8,11 +8,15 @@ export function largeScenario(n: number): Record<string, unknown> {
 		const next = i + 1 < n ? `step_${i + 1}` : undefined;
 		const on = [
 			...(next ? [{ match: { contains: ['yes', 'next'] }, target: next }] : []),
-			...(i % 3 === 0 && i + 2 < n ? [{ match: { contains: ['skip'] }, target: `step_${i + 2}` }] : []),
+			...(i % 3 === 0 && i + 2 < n
+				? [{ match: { contains: ['skip'] }, target: `step_${i + 2}` }]
+				: []),
 			...(i % 5 === 0 ? [{ match: { contains: ['help'] }, target: 'human' }] : []),
 		];
 		states[`step_${i}`] = {
-			messages: [`Step ${i}: please tell us about your order and what you would like us to do next.`],
+			messages: [
+				`Step ${i}: please tell us about your order and what you would like us to do next.`,
+			],
 			...(on.length ? { on } : {}),
 		};
 	}

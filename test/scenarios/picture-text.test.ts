@@ -88,7 +88,7 @@ describe('PNG text in every script', () => {
 			readFileSync(path.join(__dirname, 'fixtures/every-script.json'), 'utf8'),
 		) as { states: Record<string, { messages?: string[] }> };
 		expect(renderPictures(scenario).missing).toEqual([]);
-		scenario.states['привет'].messages = [`Hi ${NO_FONT} and ${NO_FONT} again`];
+		scenario.states.privet.messages = [`Hi ${NO_FONT} and ${NO_FONT} again`];
 		expect(renderPictures(scenario).missing).toEqual([NO_FONT]);
 	});
 });
