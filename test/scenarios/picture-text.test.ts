@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling: a fixture file, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: a fixture file, never loaded by n8n */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -20,7 +20,11 @@ function ink(text: string): string {
 	const xs: number[] = [];
 	const ys: number[] = [];
 	for (let y = 0; y < raster.height; y++)
-		for (let x = 0; x < raster.width; x++) if (dark(x, y)) xs.push(x) && ys.push(y);
+		for (let x = 0; x < raster.width; x++)
+			if (dark(x, y)) {
+				xs.push(x);
+				ys.push(y);
+			}
 	if (xs.length === 0) return '';
 	const rows: string[] = [];
 	for (let y = Math.min(...ys); y <= Math.max(...ys); y++) {

@@ -23,7 +23,7 @@ export function drawPng(scene: Scene): { png: Uint8Array; missing: string[] } {
 }
 
 /** The scene on pixels, and the characters of its text that no font draws. */
-export function rasterize(scene: Scene): { raster: Raster; missing: string[] } {
+function rasterize(scene: Scene): { raster: Raster; missing: string[] } {
 	const raster = new Raster(scene.width, scene.height);
 	const missing = new Set<string>();
 	for (const s of scene.shapes) draw(raster, s, 1, missing);

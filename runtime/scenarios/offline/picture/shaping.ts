@@ -12,7 +12,7 @@ import { fontFor, type LoadedFont } from './fonts';
  * width of a box, and named in `missing`.
  */
 
-export interface Placed {
+interface Placed {
 	/** Undefined for a character no font draws (drawn as an empty box). */
 	font?: LoadedFont;
 	glyph?: Glyph;
@@ -31,7 +31,8 @@ interface Run {
 const bidi = bidiFactory();
 
 /** Joiners, variation selectors, direction marks and tags: shape other characters, drawn as nothing. */
-const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\u{e0000}-\u{e007f}]/u;
+const INVISIBLE =
+	/^(?:[\u200b-\u200f\u202a-\u202e\u2060-\u206f]|[\ufe00-\ufe0f]|[\u{e0000}-\u{e007f}])$/u;
 const ARABIC = /[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]/;
 
 const chosen = new Map<string, LoadedFont | null>();
