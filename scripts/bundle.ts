@@ -36,6 +36,8 @@ export const VENDORED: Record<string, string> = {
 	pg: 'dist/vendor/pg.js',
 	xstate: 'dist/vendor/xstate.js',
 	re2js: 'dist/vendor/re2js.js',
+	'opentype.js': 'dist/vendor/opentype.js',
+	'bidi-js': 'dist/vendor/bidi-js.js',
 };
 
 /** The command-line tool: shipped apart from the node files, which never load it. */
@@ -71,7 +73,9 @@ async function main(): Promise<void> {
 	// The example scenario the Scenario node imports is inlined; tsc's copy is not needed.
 	await rm(path.join(root, 'dist/examples'), { recursive: true, force: true });
 	await removeEmptyDirs(path.join(root, 'dist'));
-	await cp(path.join(root, PICTURE_FONTS.from), path.join(root, PICTURE_FONTS.to), { recursive: true });
+	await cp(path.join(root, PICTURE_FONTS.from), path.join(root, PICTURE_FONTS.to), {
+		recursive: true,
+	});
 	// The studio page, for the browser, after the clean-up above (which keeps only node files).
 	await bundleStudio();
 }
