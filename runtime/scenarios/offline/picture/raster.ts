@@ -2,8 +2,8 @@ import type { Point } from './shapes';
 
 /**
  * RGB pixels to draw a picture on, with anti-aliased filled outlines (four sample rows per
- * pixel, exact coverage across) and text from the glyph atlas: enough for boxes, arrows and
- * words, with no canvas, browser or native module.
+ * pixel, exact coverage across), on which letters.ts lays glyph outlines: enough for boxes, arrows
+ * and words, with no canvas, browser or native module.
  */
 
 /** An outline of one or more rings, filled by the non-zero rule (a hole runs the other way). */
