@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- build tooling, never loaded by n8n */
 import { build, type Plugin } from 'esbuild';
 import { existsSync } from 'node:fs';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { cp, readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 import { bundleStudio } from './bundle-studio';
@@ -12,7 +12,8 @@ const root = path.resolve(__dirname, '..');
  * Modules shipped once, in a file of their own that the node files require, instead of inlined
  * into each node file. The request budget registry must be one per process for every node; the
  * stores hold what n8n's scanner reports (node:sqlite, files, ioredis, pg), loaded only when chosen;
- * the Own Port Trigger's HTTP server (node:http) lives in the runtime, not in the node file.
+ * the Own Port Trigger's HTTP server (node:http) lives in the runtime, not in the node file; the
+ * PNG picture's font files and zlib are read from picture-files.js.
  */
 export const SHARED_MODULES: Record<string, string> = {
 	'runtime/api/budget/registry.ts': 'dist/lib/budget.js',
@@ -20,7 +21,11 @@ export const SHARED_MODULES: Record<string, string> = {
 	'runtime/stores/redis.ts': 'dist/lib/redis-store.js',
 	'runtime/stores/postgres.ts': 'dist/lib/postgres-store.js',
 	'runtime/webhooks/listener.ts': 'dist/lib/port-listener.js',
+	'runtime/scenarios/offline/picture/files.ts': 'dist/lib/picture-files.js',
 };
+
+/** The PNG picture's fonts, beside the module that reads them (picture/files.ts). */
+const PICTURE_FONTS = { from: 'runtime/scenarios/offline/picture/fonts', to: 'dist/lib/fonts' };
 
 /**
  * Packages shipped once, in a file of their own, for every file that uses them. n8n's scanner
@@ -31,6 +36,8 @@ export const VENDORED: Record<string, string> = {
 	pg: 'dist/vendor/pg.js',
 	xstate: 'dist/vendor/xstate.js',
 	re2js: 'dist/vendor/re2js.js',
+	'opentype.js': 'dist/vendor/opentype.js',
+	'bidi-js': 'dist/vendor/bidi-js.js',
 };
 
 /** The command-line tool: shipped apart from the node files, which never load it. */
@@ -66,6 +73,9 @@ async function main(): Promise<void> {
 	// The example scenario the Scenario node imports is inlined; tsc's copy is not needed.
 	await rm(path.join(root, 'dist/examples'), { recursive: true, force: true });
 	await removeEmptyDirs(path.join(root, 'dist'));
+	await cp(path.join(root, PICTURE_FONTS.from), path.join(root, PICTURE_FONTS.to), {
+		recursive: true,
+	});
 	// The studio page, for the browser, after the clean-up above (which keeps only node files).
 	await bundleStudio();
 }
@@ -85,7 +95,7 @@ async function bundle(source: string, out: string): Promise<void> {
 		entryPoints: [path.join(root, source)],
 		outfile: path.join(root, out),
 		external: ['n8n-workflow'],
-		plugins: [sharedFiles(out, source), fflateWithoutWorkers()],
+		plugins: [sharedFiles(out, source)],
 	});
 }
 
@@ -102,21 +112,6 @@ async function bundleVendor(name: string, out: string): Promise<void> {
 		outfile: path.join(root, out),
 		external: NEVER_LOADED,
 	});
-}
-
-/**
- * fflate's build for Node.js requires `worker_threads` for its asynchronous calls, which the
- * picture never makes and n8n's scanner refuses: its plain JavaScript build is bundled instead.
- */
-function fflateWithoutWorkers(): Plugin {
-	return {
-		name: 'fflate-without-workers',
-		setup(b) {
-			b.onResolve({ filter: /^fflate$/ }, () => ({
-				path: path.join(root, 'node_modules/fflate/esm/browser.js'),
-			}));
-		},
-	};
 }
 
 /** Resolves a relative import to the source file it names, as the bundler would. */

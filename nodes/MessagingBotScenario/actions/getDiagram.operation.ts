@@ -4,6 +4,7 @@ import {
 	readTraffic,
 	renderDiagram,
 	renderPictures,
+	undrawn,
 	type CompiledScenario,
 	type Traffic,
 } from '../../../runtime/scenarios';
@@ -17,7 +18,8 @@ const traffic = { operation: ['getDiagram'], drawTraffic: [true] };
  * Get Diagram: one item per scenario with its Mermaid stateDiagram-v2 text, and the scenario
  * drawn as binary data: "diagram", a PNG, which n8n's output panel shows (it does not show SVG),
  * and "svg", the same picture as an SVG file. With Draw Traffic, a period's counts from the
- * node's state store are drawn on it; without, no store is opened.
+ * node's state store are drawn on it; without, no store is opened. Characters none of the PNG's
+ * fonts draws are named once, in "notDrawn".
  */
 export const getDiagram: OfflineOperation = {
 	description: [
@@ -83,6 +85,7 @@ async function diagram(
 				version: s.version,
 				mermaid: renderDiagram(s.document),
 				...(seen ? { traffic: { ...seen } } : {}),
+				...(picture.missing.length ? { notDrawn: undrawn(picture.missing) } : {}),
 			},
 			binary: {
 				diagram: await this.helpers.prepareBinaryData(png, `${s.id}.png`, 'image/png'),

@@ -7,7 +7,7 @@ import { validateScenario, validateScenarioSet } from '../format/validate';
 import { compileScenario } from '../machine/compile';
 import { chat, type ChatFlags, type CliIo } from './chat';
 import { renderDiagram } from './diagram';
-import { renderPicture, renderPng, type PictureOptions } from './picture';
+import { renderPicture, renderPng, undrawn, type PictureOptions } from './picture';
 import { openCountersReadOnly } from '../../stores/read-only';
 import { readTraffic, trafficPeriod } from './traffic-reading';
 import { scenarioWarnings } from '../format/warnings';
@@ -159,10 +159,11 @@ async function diagram(
 		io.err(`${(error as Error).message}\n`);
 		return 1;
 	}
-	const data =
-		format === 'png'
-			? renderPng(doc, picture)
-			: format === 'svg'
+	const png = format === 'png' ? renderPng(doc, picture) : undefined;
+	if (png && png.missing.length > 0) io.err(`${undrawn(png.missing)}\n`);
+	const data = png
+		? png.png
+		: format === 'svg'
 				? renderPicture(doc, picture)
 				: renderDiagram(doc);
 	if (flags.out === undefined) {

@@ -1,4 +1,4 @@
-import { drawText, styleFor, textWidth } from './letters';
+import { drawText, textWidth } from './letters';
 import { encodePng } from './png';
 import { Raster, type Outline } from './raster';
 import { pictureScene, type PictureOptions } from './scene';
@@ -9,17 +9,28 @@ import { smoothRoute, type Point, type Scene, type Shape } from './shapes';
  * canvas, no Node module), which n8n's output panel shows as an image.
  */
 
-export function renderPng(doc: unknown, options: PictureOptions = {}): Uint8Array {
+/** The PNG and the characters of its text no font draws (drawn as empty boxes). */
+export function renderPng(
+	doc: unknown,
+	options: PictureOptions = {},
+): { png: Uint8Array; missing: string[] } {
 	return drawPng(pictureScene(doc, options));
 }
 
-export function drawPng(scene: Scene): Uint8Array {
-	const raster = new Raster(scene.width, scene.height);
-	for (const s of scene.shapes) draw(raster, s, 1);
-	return encodePng(raster.width, raster.height, raster.rgb);
+export function drawPng(scene: Scene): { png: Uint8Array; missing: string[] } {
+	const { raster, missing } = rasterize(scene);
+	return { png: encodePng(raster.width, raster.height, raster.rgb), missing };
 }
 
-function draw(raster: Raster, s: Shape, alpha: number): void {
+/** The scene on pixels, and the characters of its text that no font draws. */
+function rasterize(scene: Scene): { raster: Raster; missing: string[] } {
+	const raster = new Raster(scene.width, scene.height);
+	const missing = new Set<string>();
+	for (const s of scene.shapes) draw(raster, s, 1, missing);
+	return { raster, missing: [...missing] };
+}
+
+function draw(raster: Raster, s: Shape, alpha: number, missing: Set<string>): void {
 	switch (s.kind) {
 		case 'rect': {
 			if (s.fill)
@@ -66,14 +77,15 @@ function draw(raster: Raster, s: Shape, alpha: number): void {
 			raster.fill([[s.points]], s.fill, alpha);
 			return;
 		case 'text': {
-			const style = styleFor(s.size, s.bold === true);
-			const width = s.anchor && s.anchor !== 'start' ? textWidth(s.text, style) : 0;
+			const bold = s.bold === true;
+			const width = s.anchor && s.anchor !== 'start' ? textWidth(s.text, s.size, bold) : 0;
 			const x = s.anchor === 'middle' ? s.x - width / 2 : s.anchor === 'end' ? s.x - width : s.x;
-			drawText(raster, s.text, x, s.y, style, s.fill, alpha);
+			const style = { size: s.size, bold, colour: s.fill, alpha };
+			for (const char of drawText(raster, s.text, { x, y: s.y }, style)) missing.add(char);
 			return;
 		}
 		case 'group':
-			for (const child of s.children) draw(raster, child, alpha * (s.opacity ?? 1));
+			for (const child of s.children) draw(raster, child, alpha * (s.opacity ?? 1), missing);
 	}
 }
 

@@ -5,11 +5,22 @@ import { writeSvg } from './svg';
 export { renderPng } from './draw';
 export { renderPicture } from './svg';
 export type { PictureOptions } from './scene';
-/** The scenario laid out once and written both ways: SVG text and a PNG file. */
+/**
+ * The scenario laid out once and written both ways: SVG text and a PNG file, with the characters
+ * the PNG's fonts lack (drawn there as empty boxes; the SVG leaves them to the viewer's fonts).
+ */
 export function renderPictures(
 	doc: unknown,
 	options: PictureOptions = {},
-): { svg: string; png: Uint8Array } {
+): { svg: string; png: Uint8Array; missing: string[] } {
 	const scene = pictureScene(doc, options);
-	return { svg: writeSvg(scene), png: drawPng(scene) };
+	return { svg: writeSvg(scene), ...drawPng(scene) };
+}
+
+/** What the picture's user is told, once, of the characters its fonts lack. */
+export function undrawn(missing: readonly string[]): string {
+	const list = missing.map(
+		(c) => `"${c}" (U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`,
+	);
+	return `The PNG has no font for ${list.join(', ')}: drawn as empty boxes (the SVG leaves them to the viewer's fonts).`;
 }

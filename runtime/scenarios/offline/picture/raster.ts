@@ -2,8 +2,8 @@ import type { Point } from './shapes';
 
 /**
  * RGB pixels to draw a picture on, with anti-aliased filled outlines (four sample rows per
- * pixel, exact coverage across) and text from the glyph atlas: enough for boxes, arrows and
- * words, with no canvas, browser or native module.
+ * pixel, exact coverage across), on which letters.ts lays glyph outlines: enough for boxes, arrows
+ * and words, with no canvas, browser or native module.
  */
 
 /** An outline of one or more rings, filled by the non-zero rule (a hole runs the other way). */
@@ -18,6 +18,7 @@ function parseColour(hex: string): [number, number, number] {
 
 export class Raster {
 	readonly rgb: Uint8Array;
+	private scratch?: Uint8Array;
 
 	constructor(
 		readonly width: number,
@@ -44,25 +45,38 @@ export class Raster {
 
 	/**
 	 * Fills outlines as one: where they overlap, the coverage is the larger, never the sum. Kept
-	 * by pixel, as an arrow's pieces are small while the arrow may cross the whole picture.
+	 * in a picture-wide scratch of bytes, reset where touched, as an arrow's pieces are small while
+	 * the arrow may cross the whole picture.
 	 */
 	fill(outlines: Outline[], colour: string, alpha = 1): void {
-		const coverage = new Map<number, number>();
-		for (const outline of outlines) {
+		const pieces = outlines.flatMap((outline) => {
 			const box = bounds(outline.flat(), this.width, this.height);
-			if (!box) continue;
+			if (!box) return [];
 			const one = new Float32Array(box.w * box.h);
 			cover(outline, one, box.x, box.y, box.w, box.h);
+			return [{ box, one }];
+		});
+		if (pieces.length === 1) {
+			const [{ box, one }] = pieces;
+			this.blend(one, box.x, box.y, box.w, colour, alpha);
+			return;
+		}
+		const scratch = (this.scratch ??= new Uint8Array(this.width * this.height));
+		const touched: number[] = [];
+		for (const { box, one } of pieces)
 			for (let y = 0; y < box.h; y++)
 				for (let x = 0; x < box.w; x++) {
-					const c = one[y * box.w + x];
+					const c = Math.min(255, Math.round(one[y * box.w + x] * 255));
 					if (c <= 0) continue;
 					const at = (box.y + y) * this.width + box.x + x;
-					if (c > (coverage.get(at) ?? 0)) coverage.set(at, c);
+					if (scratch[at] === 0) touched.push(at);
+					if (c > scratch[at]) scratch[at] = c;
 				}
-		}
 		const [r, g, b] = parseColour(colour);
-		for (const [at, c] of coverage) this.mix(at * 3, r, g, b, Math.min(1, c) * alpha);
+		for (const at of touched) {
+			this.mix(at * 3, r, g, b, (scratch[at] / 255) * alpha);
+			scratch[at] = 0;
+		}
 	}
 
 	private mix(at: number, r: number, g: number, b: number, a: number): void {
@@ -90,24 +104,49 @@ function bounds(points: Point[], width: number, height: number) {
 }
 
 /** Adds an outline's coverage to `mask` (w wide, h high, its corner at x0, y0). */
-function cover(outline: Outline, mask: Float32Array, x0: number, y0: number, w: number, h: number) {
-	const edges: Array<[Point, Point]> = [];
+export function cover(
+	outline: Outline,
+	mask: Float32Array,
+	x0: number,
+	y0: number,
+	w: number,
+	h: number,
+) {
+	// Edges as [top y, bottom y, x at top, dx per y, winding], in one array (no garbage per row).
+	const edges: number[] = [];
 	for (const ring of outline)
-		for (let i = 0; i < ring.length; i++) edges.push([ring[i], ring[(i + 1) % ring.length]]);
-	const crossings: Array<[number, number]> = [];
+		for (let i = 0; i < ring.length; i++) {
+			const [a, b] = [ring[i], ring[(i + 1) % ring.length]];
+			if (a.y === b.y) continue;
+			const [top, bottom] = a.y < b.y ? [a, b] : [b, a];
+			edges.push(
+				top.y,
+				bottom.y,
+				top.x,
+				(bottom.x - top.x) / (bottom.y - top.y),
+				a.y < b.y ? 1 : -1,
+			);
+		}
+	const xs: number[] = [];
+	const dirs: number[] = [];
 	for (let row = 0; row < h * SAMPLES; row++) {
 		const sy = y0 + (row + 0.5) / SAMPLES;
-		crossings.length = 0;
-		for (const [a, b] of edges) {
-			if (a.y === b.y || sy < Math.min(a.y, b.y) || sy >= Math.max(a.y, b.y)) continue;
-			crossings.push([a.x + ((sy - a.y) * (b.x - a.x)) / (b.y - a.y), a.y < b.y ? 1 : -1]);
+		xs.length = 0;
+		dirs.length = 0;
+		for (let e = 0; e < edges.length; e += 5) {
+			if (sy < edges[e] || sy >= edges[e + 1]) continue;
+			const x = edges[e + 2] + (sy - edges[e]) * edges[e + 3];
+			// Insertion in order of x: a row crosses few edges.
+			let i = xs.length;
+			while (i > 0 && xs[i - 1] > x) i--;
+			xs.splice(i, 0, x);
+			dirs.splice(i, 0, edges[e + 4]);
 		}
-		crossings.sort((p, q) => p[0] - q[0]);
 		const line = Math.floor(row / SAMPLES) * w;
 		let winding = 0;
-		for (let i = 0; i < crossings.length - 1; i++) {
-			winding += crossings[i][1];
-			if (winding !== 0) span(mask, line, w, crossings[i][0] - x0, crossings[i + 1][0] - x0);
+		for (let i = 0; i < xs.length - 1; i++) {
+			winding += dirs[i];
+			if (winding !== 0) span(mask, line, w, xs[i] - x0, xs[i + 1] - x0);
 		}
 	}
 }
