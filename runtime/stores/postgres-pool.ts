@@ -3,6 +3,7 @@
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 
 import { notConnected, retryable, storeFailure } from './postgres-errors';
+import type { MarkerQuery, MarkerRow, PostgresMarker } from './postgres-marker';
 import { postgresPoolConfig, postgresWhere, type PostgresCredential } from './postgres-options';
 import {
 	CLAIMED,
@@ -41,11 +42,14 @@ export class PostgresPool {
 	private readonly sql: Record<StatementName, string>;
 	private readonly schema: string;
 	private tlsFallback = false;
+	/** Connections the loss marker has checked. */
+	private readonly checked = new WeakSet<PoolClient>();
 	readonly where: string;
 
 	constructor(
 		private readonly credential: PostgresCredential,
 		private readonly migrates = true,
+		private readonly marker?: PostgresMarker,
 	) {
 		this.where = postgresWhere(credential);
 		this.schema = quoteIdentifier(credential.schema || 'messaging_bot');
@@ -64,8 +68,49 @@ export class PostgresPool {
 		return pool;
 	}
 
-	/** A connection, waiting a little for a server that refuses or is starting up. */
+	/** A connection, the loss marker checked on it before its first statement. */
 	private async connect(): Promise<PoolClient> {
+		const client = await this.connectRaw();
+		if (!this.marker || this.checked.has(client)) return client;
+		try {
+			await this.checkMarker(client);
+			this.checked.add(client);
+			return client;
+		} catch (error) {
+			client.release(brokenBy(error) ?? true);
+			throw storeFailure(this.where, error);
+		}
+	}
+
+	/** The marker's check; tables gone (a database made anew) are made again first, and so found. */
+	private async checkMarker(client: PoolClient): Promise<void> {
+		const query: MarkerQuery = async (name, values) =>
+			(await client.query<MarkerRow>({ name, text: this.sql[name], values })).rows[0];
+		try {
+			await this.marker!.check(query);
+		} catch (error) {
+			if (!/^(42P01|3F000)$/.test(String((error as { code?: unknown }).code)) || !this.migrates)
+				throw error;
+			await this.migrate(client);
+			await this.marker!.check(query);
+		}
+	}
+
+	/** The marker follows a write (on any connection). */
+	stampMarker(): void {
+		this.marker?.stamp(async (name, values) => (await this.run<MarkerRow>(name, values))?.rows[0]);
+	}
+
+	/** The loss the marker found; a pool left with no connection (a restart) checks a new one. */
+	async lostWrites() {
+		if (!this.marker) return undefined;
+		if (this.pool.totalCount === 0) await this.run('ping', []);
+		await this.marker.settled();
+		return this.marker.lost;
+	}
+
+	/** A connection, waiting a little for a server that refuses or is starting up. */
+	private async connectRaw(): Promise<PoolClient> {
 		const deadline = Date.now() + CONNECT_PATIENCE_MS;
 		for (;;) {
 			try {
@@ -95,7 +140,7 @@ export class PostgresPool {
 		values: unknown[],
 	): Promise<{ rows: R[]; rowCount: number } | null> {
 		if (!this.ready)
-			this.ready = (this.migrates ? this.migrate() : Promise.resolve()).catch((error: unknown) => {
+			this.ready = (this.migrates ? this.migrateOnce() : Promise.resolve()).catch((error: unknown) => {
 				this.ready = null;
 				throw error;
 			});
@@ -105,6 +150,7 @@ export class PostgresPool {
 			try {
 				const result = await client.query<R>({ name, text: this.sql[name], values });
 				client.release();
+				if (!name.startsWith('marker')) this.stampMarker();
 				return { rows: result.rows, rowCount: result.rowCount ?? 0 };
 			} catch (error) {
 				// A connection that failed is not given back to the pool.
@@ -122,9 +168,20 @@ export class PostgresPool {
 	 * the others then find them recorded. A schema at the latest version takes no lock at all
 	 * (its tables may have been made by hand, by a user without CREATE rights).
 	 */
-	private async migrate(): Promise<void> {
-		const client = await this.connect();
+	private async migrateOnce(): Promise<void> {
+		const client = await this.connectRaw();
 		let failure: unknown;
+		try {
+			await this.migrate(client);
+		} catch (error) {
+			failure = error;
+		} finally {
+			client.release(brokenBy(failure));
+		}
+		if (failure) throw storeFailure(this.where, failure);
+	}
+
+	private async migrate(client: PoolClient): Promise<void> {
 		try {
 			if ((await this.version(client)) >= MIGRATIONS.length) return;
 			await client.query('BEGIN');
@@ -146,12 +203,9 @@ export class PostgresPool {
 			}
 			await client.query('COMMIT');
 		} catch (error) {
-			failure = error;
 			await client.query('ROLLBACK').catch(() => undefined);
-		} finally {
-			client.release(brokenBy(failure));
+			throw error;
 		}
-		if (failure) throw storeFailure(this.where, failure);
 	}
 
 	/** The schema's version, 0 when it has no version table yet. */

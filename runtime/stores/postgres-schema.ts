@@ -43,6 +43,9 @@ CREATE TABLE ${s}.active (ns text COLLATE "C" NOT NULL, key text COLLATE "C" NOT
 CREATE INDEX active_by_time ON ${s}.active (ns, at);
 ${WRITE_FUNCTION(s)}
 ${ENQUEUE_FUNCTION(s)}`,
+	// The loss marker (postgres-marker.ts): the store's id, and each process's latest write.
+	(s) => `
+CREATE TABLE ${s}.marker (name text COLLATE "C" PRIMARY KEY, value text NOT NULL);`,
 ];
 
 /**
@@ -157,6 +160,17 @@ export function statements(s: string) {
 			ON CONFLICT (ns, key) DO UPDATE SET at = excluded.at, expires = excluded.expires WHERE excluded.at > a.at`,
 		active: `SELECT key FROM ${s}.active WHERE ns = $1 AND at >= $2 AND expires > $3
 			ORDER BY at DESC, key LIMIT $4`,
+		ping: 'SELECT 1',
+		markerRead: `SELECT (SELECT value FROM ${s}.marker WHERE name = 'id') AS id,
+			(SELECT value FROM ${s}.marker WHERE name = $1) AS mine`,
+		markerInit: `WITH made AS (INSERT INTO ${s}.marker (name, value) VALUES ('id', $1) ON CONFLICT (name) DO NOTHING RETURNING value)
+			SELECT coalesce((SELECT value FROM made), (SELECT value FROM ${s}.marker WHERE name = 'id')) AS id`,
+		markerKeep: `INSERT INTO ${s}.marker (name, value) VALUES ('id', $1) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+		// What it replaces, read in the same statement: a table put back under this connection shows.
+		markerStamp: `WITH before AS (SELECT (SELECT value FROM ${s}.marker WHERE name = 'id') AS id,
+				(SELECT value FROM ${s}.marker WHERE name = $1) AS mine),
+			stamped AS (INSERT INTO ${s}.marker (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value)
+			SELECT id, mine FROM before`,
 		// Now and then: what expired goes, so the tables stay the size of what is live.
 		sweep: `WITH a AS (DELETE FROM ${s}.claims WHERE expires <= $1),
 			b AS (DELETE FROM ${s}.records WHERE expires IS NOT NULL AND expires <= $1),
