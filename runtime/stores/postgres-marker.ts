@@ -38,6 +38,8 @@ export class PostgresMarker {
 	/** Grows with each loss found: a stamp sent before one does not find it again. */
 	private found = 0;
 	private stamping?: ReturnType<typeof setTimeout>;
+	private inFlight = false;
+	private again = false;
 	/** Checks run one after another: two new connections do not both find one loss. */
 	private checks: Promise<void> = Promise.resolve();
 	lost?: LostWrites;
@@ -73,8 +75,14 @@ export class PostgresMarker {
 	/** A write was acknowledged: the marker follows it shortly (and reads what it replaces). */
 	stamp(query: MarkerQuery): void {
 		if (!this.id) return;
-		this.stamping ??= later(() => {
+		// One stamp at a time; a write acknowledged meanwhile gets the next one.
+		if (this.stamping || this.inFlight) {
+			this.again = !this.stamping;
+			return;
+		}
+		this.stamping = later(() => {
 			this.stamping = undefined;
+			this.inFlight = true;
 			const at = this.now();
 			const acknowledged = this.acknowledged;
 			const found = this.found;
@@ -83,7 +91,14 @@ export class PostgresMarker {
 					if (await this.compare(query, before, acknowledged, found)) return;
 					this.acknowledged = Math.max(this.acknowledged, at);
 				})
-				.catch(() => undefined);
+				.catch(() => undefined)
+				.finally(() => {
+					this.inFlight = false;
+					if (this.again) {
+						this.again = false;
+						this.stamp(query);
+					}
+				});
 		}, STAMP_EVERY_MS).unref();
 	}
 

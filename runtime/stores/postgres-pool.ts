@@ -11,8 +11,10 @@ import {
 	quoteIdentifier,
 	statements,
 	VERSION_TABLE,
+	WRITES,
 	type StatementName,
 } from './postgres-schema';
+import { WriteBatcher, type Result } from './postgres-batch';
 
 /** The error, when it broke the connection (anything but an answer of the server with a SQLSTATE). */
 function brokenBy(error: unknown): Error | undefined {
@@ -44,6 +46,11 @@ export class PostgresPool {
 	private tlsFallback = false;
 	/** Connections the loss marker has checked. */
 	private readonly checked = new WeakSet<PoolClient>();
+	private readonly batcher = new WriteBatcher(
+		() => this.connect(),
+		(name, values) => this.runAlone(name as StatementName, values),
+		brokenBy,
+	);
 	readonly where: string;
 
 	constructor(
@@ -134,23 +141,33 @@ export class PostgresPool {
 		}
 	}
 
-	/** Runs a named statement; null when an append met a claimed id (SQLSTATE MB409). */
+	/** Runs a named statement, a write in the group commit; null when an append met a claimed id. */
 	async run<R extends QueryResultRow>(
 		name: StatementName,
 		values: unknown[],
-	): Promise<{ rows: R[]; rowCount: number } | null> {
+	): Promise<Result<R> | null> {
 		if (!this.ready)
 			this.ready = (this.migrates ? this.migrateOnce() : Promise.resolve()).catch((error: unknown) => {
 				this.ready = null;
 				throw error;
 			});
 		await this.ready;
+		const result = WRITES.has(name)
+			? await this.batcher.submit(name, this.sql[name], values).catch((error: unknown) => {
+					throw storeFailure(this.where, error);
+				})
+			: await this.runAlone(name, values);
+		if (!name.startsWith('marker')) this.stampMarker();
+		return result as Result<R> | null;
+	}
+
+	/** One statement on its own (its own transaction), serialization failures tried again. */
+	private async runAlone(name: StatementName, values: unknown[]): Promise<Result | null> {
 		for (let attempt = 1; ; attempt++) {
 			const client = await this.connect();
 			try {
-				const result = await client.query<R>({ name, text: this.sql[name], values });
+				const result = await client.query({ name, text: this.sql[name], values });
 				client.release();
-				if (!name.startsWith('marker')) this.stampMarker();
 				return { rows: result.rows, rowCount: result.rowCount ?? 0 };
 			} catch (error) {
 				// A connection that failed is not given back to the pool.

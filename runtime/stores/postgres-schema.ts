@@ -43,9 +43,11 @@ CREATE TABLE ${s}.active (ns text COLLATE "C" NOT NULL, key text COLLATE "C" NOT
 CREATE INDEX active_by_time ON ${s}.active (ns, at);
 ${WRITE_FUNCTION(s)}
 ${ENQUEUE_FUNCTION(s)}`,
-	// The loss marker (postgres-marker.ts): the store's id, and each process's latest write.
+	// The loss marker (postgres-marker.ts): the store's id, and each process's latest write. An
+	// append that answers a claimed id with NULL instead of an error: it can share a transaction.
 	(s) => `
-CREATE TABLE ${s}.marker (name text COLLATE "C" PRIMARY KEY, value text NOT NULL);`,
+CREATE TABLE ${s}.marker (name text COLLATE "C" PRIMARY KEY, value text NOT NULL);
+${APPEND_FUNCTION(s)}`,
 ];
 
 /**
@@ -108,6 +110,18 @@ BEGIN
 	RETURN s;
 END $$;`;
 
+/**
+ * mb_enqueue, answering NULL (its claims undone) where that raises MB409: a write batched with
+ * others (postgres-batch.ts) must not abort their transaction.
+ */
+const APPEND_FUNCTION = (s: string) => `
+CREATE FUNCTION ${s}.mb_append(p_ns text, p_queue text, p_ids text[], p_value text, p_now bigint,
+	p_claim_expires bigint) RETURNS bigint LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+	RETURN mb_enqueue(p_ns, p_queue, p_ids, p_value, p_now, p_claim_expires);
+EXCEPTION WHEN SQLSTATE 'MB409' THEN RETURN NULL;
+END $$;`;
+
 /** The SQLSTATE of an append refused because one of its ids was claimed. */
 export const CLAIMED = 'MB409';
 
@@ -146,7 +160,7 @@ export function statements(s: string) {
 			ON CONFLICT (ns, key) DO UPDATE SET due = excluded.due`,
 		clearDue: `DELETE FROM ${s}.dues WHERE ns = $1 AND key = $2`,
 		due: `SELECT key FROM ${s}.dues WHERE ns = $1 AND due <= $2 ORDER BY due, key LIMIT $3`,
-		enqueue: `SELECT ${s}.mb_enqueue($1, $2, $3, $4, $5, $6) AS seq`,
+		enqueue: `SELECT ${s}.mb_append($1, $2, $3, $4, $5, $6) AS seq`,
 		queued: `SELECT seq, value, at FROM ${s}.inbox WHERE ns = $1 AND queue = $2 ORDER BY seq LIMIT $3`,
 		// Each entry to one taker: a concurrent taker skips the rows this one holds.
 		take: `DELETE FROM ${s}.inbox WHERE seq IN (SELECT seq FROM ${s}.inbox WHERE ns = $1 AND queue = $2
@@ -167,9 +181,11 @@ export function statements(s: string) {
 			SELECT coalesce((SELECT value FROM made), (SELECT value FROM ${s}.marker WHERE name = 'id')) AS id`,
 		markerKeep: `INSERT INTO ${s}.marker (name, value) VALUES ('id', $1) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
 		// What it replaces, read in the same statement: a table put back under this connection shows.
+		// Never moved back: two stamps of one process committing out of order keep the later time.
 		markerStamp: `WITH before AS (SELECT (SELECT value FROM ${s}.marker WHERE name = 'id') AS id,
 				(SELECT value FROM ${s}.marker WHERE name = $1) AS mine),
-			stamped AS (INSERT INTO ${s}.marker (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value)
+			stamped AS (INSERT INTO ${s}.marker AS m (name, value) VALUES ($1, $2)
+				ON CONFLICT (name) DO UPDATE SET value = greatest(m.value::bigint, excluded.value::bigint)::text)
 			SELECT id, mine FROM before`,
 		// Now and then: what expired goes, so the tables stay the size of what is live.
 		sweep: `WITH a AS (DELETE FROM ${s}.claims WHERE expires <= $1),
@@ -181,3 +197,18 @@ export function statements(s: string) {
 }
 
 export type StatementName = keyof ReturnType<typeof statements>;
+
+/** The statements that write: sent through the group commit (postgres-batch.ts). */
+export const WRITES: ReadonlySet<string> = new Set<StatementName>([
+	'claim',
+	'release',
+	'write',
+	'remove',
+	'setDue',
+	'clearDue',
+	'enqueue',
+	'take',
+	'dequeue',
+	'noteActive',
+	'markerStamp',
+]);

@@ -145,7 +145,7 @@ export class PostgresStore implements StateStore {
 		const now = this.now();
 		// Sorted: appends sharing ids claim them in one order, so none waits on another in a cycle.
 		const claims = [...new Set(ids)].sort();
-		const result = await this.db.run<{ seq: string }>('enqueue', [
+		const result = await this.db.run<{ seq: string | null }>('enqueue', [
 			namespace,
 			queue,
 			claims,
@@ -153,7 +153,8 @@ export class PostgresStore implements StateStore {
 			now,
 			now + ttlMs,
 		]);
-		return result ? Number(result.rows[0].seq) : null;
+		const seq = result?.rows[0]?.seq;
+		return seq === null || seq === undefined ? null : Number(seq);
 	}
 
 	async queued(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
