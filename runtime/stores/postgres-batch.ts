@@ -1,12 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- a batch is sent on the event loop's next turn, so that writes issued together share one commit */
-import type { PoolClient, QueryResultRow } from 'pg';
+import type { QueryResultRow } from 'pg';
+
+import { BATCHED } from './postgres-schema';
 
 export type Result<R extends QueryResultRow = QueryResultRow> = { rows: R[]; rowCount: number };
 type Answer = Result | null;
 
 type Pending = {
 	name: string;
-	text: string;
 	values: unknown[];
 	resolve: (result: Answer) => void;
 	reject: (error: unknown) => void;
@@ -19,10 +20,10 @@ const LIMIT = 64;
 
 /**
  * Group commit: writes issued while others are being committed wait and then go together, in one
- * transaction on one connection, so that they share one commit (one flush of the server's log)
- * instead of each waiting for its own. Each resolves once that commit is acknowledged, as it would
+ * statement (the schema's mb_batch function), so that they share one round trip and one commit
+ * (one flush of the server's log) instead of each paying its own. Each resolves once that commit is acknowledged, as it would
  * alone. A write alone goes alone (one statement, no BEGIN or COMMIT). When a batch fails with an
- * answer of the server (the transaction rolled back whole: a deadlock with another process, say),
+ * answer of the server (the statement rolled back whole: a deadlock with another process, say),
  * each of its writes runs again alone, so one write's failure is its own; a batch whose connection
  * broke fails whole (whether it committed is unknown, so nothing is run twice).
  */
@@ -32,16 +33,17 @@ export class WriteBatcher {
 	private scheduled = false;
 
 	constructor(
-		private readonly connect: () => Promise<PoolClient>,
+		/** Several writes in one statement (mb_batch): their answers, in order. */
+		private readonly together: (ops: Array<{ op: string; a: unknown[] }>) => Promise<unknown[]>,
 		/** One write alone, with its retries (PostgresPool.run's own path). */
 		private readonly alone: (name: string, values: unknown[]) => Promise<Answer>,
 		/** The connection broke (undefined: the server answered). */
 		private readonly brokenBy: (error: unknown) => Error | undefined,
 	) {}
 
-	submit(name: string, text: string, values: unknown[]): Promise<Answer> {
+	submit(name: string, values: unknown[]): Promise<Answer> {
 		return new Promise((resolve, reject) => {
-			this.queue.push({ name, text, values, resolve, reject });
+			this.queue.push({ name, values, resolve, reject });
 			if (this.scheduled) return;
 			this.scheduled = true;
 			// The next turn: the writes of this one (an append and its note, say) go together.
@@ -69,34 +71,18 @@ export class WriteBatcher {
 			await this.alone(one.name, one.values).then(one.resolve, one.reject);
 			return;
 		}
-		let client: PoolClient;
+		let answers: unknown[];
 		try {
-			client = await this.connect();
+			answers = await this.together(batch.map((p) => ({ op: p.name, a: p.values })));
 		} catch (error) {
-			for (const p of batch) p.reject(error);
-			return;
-		}
-		const results: Result[] = [];
-		try {
-			await client.query('BEGIN');
-			for (const p of batch) {
-				const r = await client.query({ name: p.name, text: p.text, values: p.values });
-				results.push({ rows: r.rows, rowCount: r.rowCount ?? 0 });
-			}
-			await client.query('COMMIT');
-			client.release();
-		} catch (error) {
-			const broken = this.brokenBy(error);
-			if (!broken) await client.query('ROLLBACK').catch(() => undefined);
-			client.release(broken);
-			if (broken) for (const p of batch) p.reject(error);
-			// Rolled back whole: each alone, so one write's failure is its own.
+			// Rolled back whole (a deadlock with another process, say): each alone, so one write's
+			// failure is its own. A connection that broke: whether it committed is unknown.
+			if (this.brokenBy((error as { cause?: unknown }).cause ?? error))
+				for (const p of batch) p.reject(error);
 			else
-				await Promise.all(
-					batch.map((p) => this.alone(p.name, p.values).then(p.resolve, p.reject)),
-				);
+				await Promise.all(batch.map((p) => this.alone(p.name, p.values).then(p.resolve, p.reject)));
 			return;
 		}
-		batch.forEach((p, i) => p.resolve(results[i]));
+		batch.forEach((p, i) => p.resolve(BATCHED[p.name](answers[i])));
 	}
 }

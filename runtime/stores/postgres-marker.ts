@@ -119,7 +119,11 @@ export class PostgresMarker {
 		if (!detail) return false;
 		const now = this.now();
 		this.found++;
-		this.lost = { foundAt: now, since: row?.id === this.id && mine > 0 ? mine : this.since, detail };
+		this.lost = {
+			foundAt: now,
+			since: row?.id === this.id && mine > 0 ? mine : this.since,
+			detail,
+		};
 		// Kept again: the next loss is told from this one.
 		await query('markerKeep', [this.id]);
 		await query('markerStamp', [this.process, String(now)]);

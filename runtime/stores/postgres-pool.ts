@@ -11,7 +11,7 @@ import {
 	quoteIdentifier,
 	statements,
 	VERSION_TABLE,
-	WRITES,
+	BATCHED,
 	type StatementName,
 } from './postgres-schema';
 import { WriteBatcher, type Result } from './postgres-batch';
@@ -47,7 +47,9 @@ export class PostgresPool {
 	/** Connections the loss marker has checked. */
 	private readonly checked = new WeakSet<PoolClient>();
 	private readonly batcher = new WriteBatcher(
-		() => this.connect(),
+		async (ops) =>
+			((await this.runAlone('batch', [JSON.stringify(ops)]))?.rows[0] as { answers: unknown[] })
+				.answers,
 		(name, values) => this.runAlone(name as StatementName, values),
 		brokenBy,
 	);
@@ -147,13 +149,15 @@ export class PostgresPool {
 		values: unknown[],
 	): Promise<Result<R> | null> {
 		if (!this.ready)
-			this.ready = (this.migrates ? this.migrateOnce() : Promise.resolve()).catch((error: unknown) => {
-				this.ready = null;
-				throw error;
-			});
+			this.ready = (this.migrates ? this.migrateOnce() : Promise.resolve()).catch(
+				(error: unknown) => {
+					this.ready = null;
+					throw error;
+				},
+			);
 		await this.ready;
-		const result = WRITES.has(name)
-			? await this.batcher.submit(name, this.sql[name], values).catch((error: unknown) => {
+		const result = Object.hasOwn(BATCHED, name)
+			? await this.batcher.submit(name, values).catch((error: unknown) => {
 					throw storeFailure(this.where, error);
 				})
 			: await this.runAlone(name, values);

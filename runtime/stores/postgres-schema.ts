@@ -47,7 +47,8 @@ ${ENQUEUE_FUNCTION(s)}`,
 	// append that answers a claimed id with NULL instead of an error: it can share a transaction.
 	(s) => `
 CREATE TABLE ${s}.marker (name text COLLATE "C" PRIMARY KEY, value text NOT NULL);
-${APPEND_FUNCTION(s)}`,
+${APPEND_FUNCTION(s)}
+${BATCH_FUNCTION(s)}`,
 ];
 
 /**
@@ -122,6 +123,45 @@ BEGIN
 EXCEPTION WHEN SQLSTATE 'MB409' THEN RETURN NULL;
 END $$;`;
 
+/**
+ * Several writes in one statement (the group commit of postgres-batch.ts): one round trip and one
+ * commit for all. Each is {"op": name, "a": [its parameters]}, as the statement of that name takes
+ * them; the answer is the array of their results (a version, a seq, a count, or null).
+ */
+const BATCH_FUNCTION = (s: string) => `
+CREATE FUNCTION ${s}.mb_batch(p_ops jsonb) RETURNS jsonb LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE op jsonb; a jsonb; r jsonb; n int; answers jsonb := '[]';
+BEGIN
+	FOR op IN SELECT value FROM jsonb_array_elements(p_ops) LOOP
+		a := op->'a';
+		r := NULL;
+		CASE op->>'op'
+		WHEN 'write' THEN
+			r := to_jsonb(mb_write(a->>0, a->>1, a->>2, (a->>3)::bigint, (a->>4)::bigint, (a->>5)::bigint,
+				(a->>6)::int, (a->>7)::bigint, a->>8, a->>9,
+				CASE WHEN jsonb_typeof(a->10) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(a->10)::bigint) END,
+				a->>11, (a->>12)::jsonb));
+		WHEN 'enqueue' THEN
+			r := to_jsonb(mb_append(a->>0, a->>1, ARRAY(SELECT jsonb_array_elements_text(a->2)), a->>3,
+				(a->>4)::bigint, (a->>5)::bigint));
+		WHEN 'noteActive' THEN
+			INSERT INTO active AS t (ns, key, at, expires) VALUES (a->>0, a->>1, (a->>2)::bigint, (a->>3)::bigint)
+			ON CONFLICT (ns, key) DO UPDATE SET at = excluded.at, expires = excluded.expires WHERE excluded.at > t.at;
+		WHEN 'claim' THEN
+			INSERT INTO claims AS c (ns, id, expires) VALUES (a->>0, a->>1, (a->>2)::bigint)
+			ON CONFLICT (ns, id) DO UPDATE SET expires = excluded.expires WHERE c.expires <= (a->>3)::bigint;
+			GET DIAGNOSTICS n = ROW_COUNT;
+			r := to_jsonb(n);
+		WHEN 'dequeue' THEN
+			DELETE FROM inbox WHERE ns = a->>0 AND queue = a->>1
+				AND seq = ANY (ARRAY(SELECT jsonb_array_elements_text(a->2)::bigint));
+		ELSE RAISE EXCEPTION 'mb_batch: unknown operation %', op->>'op';
+		END CASE;
+		answers := answers || jsonb_build_array(r);
+	END LOOP;
+	RETURN answers;
+END $$;`;
+
 /** The SQLSTATE of an append refused because one of its ids was claimed. */
 export const CLAIMED = 'MB409';
 
@@ -175,6 +215,7 @@ export function statements(s: string) {
 		active: `SELECT key FROM ${s}.active WHERE ns = $1 AND at >= $2 AND expires > $3
 			ORDER BY at DESC, key LIMIT $4`,
 		ping: 'SELECT 1',
+		batch: `SELECT ${s}.mb_batch($1::jsonb) AS answers`,
 		markerRead: `SELECT (SELECT value FROM ${s}.marker WHERE name = 'id') AS id,
 			(SELECT value FROM ${s}.marker WHERE name = $1) AS mine`,
 		markerInit: `WITH made AS (INSERT INTO ${s}.marker (name, value) VALUES ('id', $1) ON CONFLICT (name) DO NOTHING RETURNING value)
@@ -198,17 +239,16 @@ export function statements(s: string) {
 
 export type StatementName = keyof ReturnType<typeof statements>;
 
-/** The statements that write: sent through the group commit (postgres-batch.ts). */
-export const WRITES: ReadonlySet<string> = new Set<StatementName>([
-	'claim',
-	'release',
-	'write',
-	'remove',
-	'setDue',
-	'clearDue',
-	'enqueue',
-	'take',
-	'dequeue',
-	'noteActive',
-	'markerStamp',
-]);
+/**
+ * The writes sent through the group commit (postgres-batch.ts), each as mb_batch runs it, with
+ * the rows its own statement would have answered.
+ */
+export const BATCHED: Readonly<
+	Record<string, (answer: unknown) => { rows: Array<Record<string, unknown>>; rowCount: number }>
+> = {
+	write: (v) => ({ rows: [{ version: v }], rowCount: 1 }),
+	enqueue: (seq) => ({ rows: [{ seq }], rowCount: 1 }),
+	noteActive: () => ({ rows: [], rowCount: 0 }),
+	claim: (n) => ({ rows: [], rowCount: Number(n) }),
+	dequeue: () => ({ rows: [], rowCount: 0 }),
+};
