@@ -2,6 +2,7 @@
 // pooled, with parameters and named prepared statements; n8n's own Postgres node runs on it.
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 
+import { StateStoreError } from './errors';
 import { notConnected, retryable, storeFailure } from './postgres-errors';
 import type { MarkerQuery, MarkerRow, PostgresMarker } from './postgres-marker';
 import { postgresPoolConfig, postgresWhere, type PostgresCredential } from './postgres-options';
@@ -19,6 +20,8 @@ import { WriteBatcher, type Result } from './postgres-batch';
 /** The error, when it broke the connection (anything but an answer of the server with a SQLSTATE). */
 function brokenBy(error: unknown): Error | undefined {
 	if (error === undefined) return undefined;
+	// A failure already named: its cause tells.
+	if (error instanceof StateStoreError) return brokenBy(error.cause ?? error.message);
 	const code = (error as { code?: unknown }).code;
 	return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? undefined : (error as Error);
 }
@@ -99,7 +102,7 @@ export class PostgresPool {
 			await this.marker!.check(query);
 		} catch (error) {
 			if (!/^(42P01|3F000)$/.test(String((error as { code?: unknown }).code)) || !this.migrates)
-				throw error;
+				throw storeFailure(this.where, error);
 			await this.migrate(client);
 			await this.marker!.check(query);
 		}
@@ -225,7 +228,7 @@ export class PostgresPool {
 			await client.query('COMMIT');
 		} catch (error) {
 			await client.query('ROLLBACK').catch(() => undefined);
-			throw error;
+			throw storeFailure(this.where, error);
 		}
 	}
 
