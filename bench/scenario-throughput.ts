@@ -32,6 +32,9 @@ const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
 const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 // BENCH_PG_FLUSH=0: the PostgreSQL store with Flush Each Write to Disk off (synchronous_commit off).
 const PG_FLUSH = process.env.BENCH_PG_FLUSH !== '0';
+// BENCH_STORES=sqlite,postgres: only these stores' throughput runs (and no counters or storage).
+const STORES = process.env.BENCH_STORES?.split(',');
+const benched = (store: string) => !STORES || STORES.includes(store);
 
 type Run = {
 	ms: number;
@@ -180,16 +183,18 @@ async function main(): Promise<void> {
 			(a, b) => a.ms - b.ms,
 		)[0];
 		const runs: Array<[string, Run]> = [['bare xstate transition() + JSON (best of 3)', bare]];
-		runs.push([
-			'handle(), MemoryStore, 1 in flight',
-			await throughEngine(new MemoryStore(), events, 1),
-		]);
 		const memoryRun = new MemoryStore();
-		runs.push([
-			`handle(), MemoryStore, ${CONCURRENCY} in flight`,
-			await throughEngine(memoryRun, events, CONCURRENCY),
-		]);
-		for (const concurrency of [1, CONCURRENCY]) {
+		if (benched('memory')) {
+			runs.push([
+				'handle(), MemoryStore, 1 in flight',
+				await throughEngine(new MemoryStore(), events, 1),
+			]);
+			runs.push([
+				`handle(), MemoryStore, ${CONCURRENCY} in flight`,
+				await throughEngine(memoryRun, events, CONCURRENCY),
+			]);
+		}
+		for (const concurrency of benched('sqlite') ? [1, CONCURRENCY] : []) {
 			runs.push([
 				`handle(), SqliteStore, ${concurrency} in flight`,
 				await withStore(
@@ -200,7 +205,7 @@ async function main(): Promise<void> {
 			]);
 		}
 		const redisPrefix = `mb-bench-${process.pid}`;
-		for (const concurrency of [1, CONCURRENCY]) {
+		for (const concurrency of benched('redis') ? [1, CONCURRENCY] : []) {
 			runs.push([
 				`handle(), RedisStore, ${concurrency} in flight`,
 				await withStore(
@@ -211,7 +216,7 @@ async function main(): Promise<void> {
 			]);
 		}
 		// The machine's PostgreSQL, in a database of this run's own (dropped after).
-		for (const concurrency of [1, CONCURRENCY]) {
+		for (const concurrency of benched('postgres') ? [1, CONCURRENCY] : []) {
 			runs.push([
 				`handle(), PostgresStore, ${concurrency} in flight`,
 				await withStore(
@@ -221,9 +226,11 @@ async function main(): Promise<void> {
 				),
 			]);
 		}
-		await counterSize(memoryRun, REDIS_URL, `${redisPrefix}-${CONCURRENCY}`, out);
-		await dropKeys(`${redisPrefix}-*`);
-		await counters(dir, events, redisPrefix, pg, out);
+		if (!STORES) {
+			await counterSize(memoryRun, REDIS_URL, `${redisPrefix}-${CONCURRENCY}`, out);
+			await dropKeys(`${redisPrefix}-*`);
+			await counters(dir, events, redisPrefix, pg, out);
+		}
 
 		const base = MESSAGES / (runs[0][1].ms / 1000);
 		out(
@@ -248,6 +255,7 @@ async function main(): Promise<void> {
 			),
 		);
 		out();
+		if (STORES) return;
 
 		// Storage: CONVERSATIONS conversations, each started by one message.
 		const starts = Array.from({ length: CONVERSATIONS }, (_, n) => ({

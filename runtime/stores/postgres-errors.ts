@@ -93,6 +93,8 @@ export function notConnected(error: unknown): boolean {
  * server's own message, and what to do. PostgreSQL's messages never hold the password.
  */
 export function storeFailure(where: string, error: unknown): StateStoreError {
+	// Named already (a write run alone after its batch failed).
+	if (error instanceof StateStoreError) return error;
 	const failure = error as PgFailure;
 	const code = codeOf(failure);
 	const known = CAUSES.find(([pattern]) => pattern.test(code));

@@ -2,7 +2,9 @@
 // pooled, with parameters and named prepared statements; n8n's own Postgres node runs on it.
 import { Pool, type PoolClient, type QueryResultRow } from 'pg';
 
+import { StateStoreError } from './errors';
 import { notConnected, retryable, storeFailure } from './postgres-errors';
+import type { MarkerQuery, MarkerRow, PostgresMarker } from './postgres-marker';
 import { postgresPoolConfig, postgresWhere, type PostgresCredential } from './postgres-options';
 import {
 	CLAIMED,
@@ -10,12 +12,16 @@ import {
 	quoteIdentifier,
 	statements,
 	VERSION_TABLE,
+	BATCHED,
 	type StatementName,
 } from './postgres-schema';
+import { WriteBatcher, type Result } from './postgres-batch';
 
 /** The error, when it broke the connection (anything but an answer of the server with a SQLSTATE). */
 function brokenBy(error: unknown): Error | undefined {
 	if (error === undefined) return undefined;
+	// A failure already named: its cause tells.
+	if (error instanceof StateStoreError) return brokenBy(error.cause ?? error.message);
 	const code = (error as { code?: unknown }).code;
 	return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? undefined : (error as Error);
 }
@@ -41,11 +47,21 @@ export class PostgresPool {
 	private readonly sql: Record<StatementName, string>;
 	private readonly schema: string;
 	private tlsFallback = false;
+	/** Connections the loss marker has checked. */
+	private readonly checked = new WeakSet<PoolClient>();
+	private readonly batcher = new WriteBatcher(
+		async (ops) =>
+			((await this.runAlone('batch', [JSON.stringify(ops)]))?.rows[0] as { answers: unknown[] })
+				.answers,
+		(name, values) => this.runAlone(name as StatementName, values),
+		brokenBy,
+	);
 	readonly where: string;
 
 	constructor(
 		private readonly credential: PostgresCredential,
 		private readonly migrates = true,
+		private readonly marker?: PostgresMarker,
 	) {
 		this.where = postgresWhere(credential);
 		this.schema = quoteIdentifier(credential.schema || 'messaging_bot');
@@ -64,8 +80,49 @@ export class PostgresPool {
 		return pool;
 	}
 
-	/** A connection, waiting a little for a server that refuses or is starting up. */
+	/** A connection, the loss marker checked on it before its first statement. */
 	private async connect(): Promise<PoolClient> {
+		const client = await this.connectRaw();
+		if (!this.marker || this.checked.has(client)) return client;
+		try {
+			await this.checkMarker(client);
+			this.checked.add(client);
+			return client;
+		} catch (error) {
+			client.release(brokenBy(error) ?? true);
+			throw storeFailure(this.where, error);
+		}
+	}
+
+	/** The marker's check; tables gone (a database made anew) are made again first, and so found. */
+	private async checkMarker(client: PoolClient): Promise<void> {
+		const query: MarkerQuery = async (name, values) =>
+			(await client.query<MarkerRow>({ name, text: this.sql[name], values })).rows[0];
+		try {
+			await this.marker!.check(query);
+		} catch (error) {
+			if (!/^(42P01|3F000)$/.test(String((error as { code?: unknown }).code)) || !this.migrates)
+				throw storeFailure(this.where, error);
+			await this.migrate(client);
+			await this.marker!.check(query);
+		}
+	}
+
+	/** The marker follows a write (on any connection). */
+	stampMarker(): void {
+		this.marker?.stamp(async (name, values) => (await this.run<MarkerRow>(name, values))?.rows[0]);
+	}
+
+	/** The loss the marker found; a pool left with no connection (a restart) checks a new one. */
+	async lostWrites() {
+		if (!this.marker) return undefined;
+		if (this.pool.totalCount === 0) await this.run('ping', []);
+		await this.marker.settled();
+		return this.marker.lost;
+	}
+
+	/** A connection, waiting a little for a server that refuses or is starting up. */
+	private async connectRaw(): Promise<PoolClient> {
 		const deadline = Date.now() + CONNECT_PATIENCE_MS;
 		for (;;) {
 			try {
@@ -89,21 +146,34 @@ export class PostgresPool {
 		}
 	}
 
-	/** Runs a named statement; null when an append met a claimed id (SQLSTATE MB409). */
+	/** Runs a named statement, a write in the group commit; null when an append met a claimed id. */
 	async run<R extends QueryResultRow>(
 		name: StatementName,
 		values: unknown[],
-	): Promise<{ rows: R[]; rowCount: number } | null> {
+	): Promise<Result<R> | null> {
 		if (!this.ready)
-			this.ready = (this.migrates ? this.migrate() : Promise.resolve()).catch((error: unknown) => {
-				this.ready = null;
-				throw error;
-			});
+			this.ready = (this.migrates ? this.migrateOnce() : Promise.resolve()).catch(
+				(error: unknown) => {
+					this.ready = null;
+					throw error;
+				},
+			);
 		await this.ready;
+		const result = Object.hasOwn(BATCHED, name)
+			? await this.batcher.submit(name, values).catch((error: unknown) => {
+					throw storeFailure(this.where, error);
+				})
+			: await this.runAlone(name, values);
+		if (!name.startsWith('marker')) this.stampMarker();
+		return result as Result<R> | null;
+	}
+
+	/** One statement on its own (its own transaction), serialization failures tried again. */
+	private async runAlone(name: StatementName, values: unknown[]): Promise<Result | null> {
 		for (let attempt = 1; ; attempt++) {
 			const client = await this.connect();
 			try {
-				const result = await client.query<R>({ name, text: this.sql[name], values });
+				const result = await client.query({ name, text: this.sql[name], values });
 				client.release();
 				return { rows: result.rows, rowCount: result.rowCount ?? 0 };
 			} catch (error) {
@@ -122,9 +192,20 @@ export class PostgresPool {
 	 * the others then find them recorded. A schema at the latest version takes no lock at all
 	 * (its tables may have been made by hand, by a user without CREATE rights).
 	 */
-	private async migrate(): Promise<void> {
-		const client = await this.connect();
+	private async migrateOnce(): Promise<void> {
+		const client = await this.connectRaw();
 		let failure: unknown;
+		try {
+			await this.migrate(client);
+		} catch (error) {
+			failure = error;
+		} finally {
+			client.release(brokenBy(failure));
+		}
+		if (failure) throw storeFailure(this.where, failure);
+	}
+
+	private async migrate(client: PoolClient): Promise<void> {
 		try {
 			if ((await this.version(client)) >= MIGRATIONS.length) return;
 			await client.query('BEGIN');
@@ -146,12 +227,9 @@ export class PostgresPool {
 			}
 			await client.query('COMMIT');
 		} catch (error) {
-			failure = error;
 			await client.query('ROLLBACK').catch(() => undefined);
-		} finally {
-			client.release(brokenBy(failure));
+			throw storeFailure(this.where, error);
 		}
-		if (failure) throw storeFailure(this.where, failure);
 	}
 
 	/** The schema's version, 0 when it has no version table yet. */

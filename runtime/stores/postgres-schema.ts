@@ -43,6 +43,12 @@ CREATE TABLE ${s}.active (ns text COLLATE "C" NOT NULL, key text COLLATE "C" NOT
 CREATE INDEX active_by_time ON ${s}.active (ns, at);
 ${WRITE_FUNCTION(s)}
 ${ENQUEUE_FUNCTION(s)}`,
+	// The loss marker (postgres-marker.ts): the store's id, and each process's latest write. An
+	// append that answers a claimed id with NULL instead of an error: it can share a transaction.
+	(s) => `
+CREATE TABLE ${s}.marker (name text COLLATE "C" PRIMARY KEY, value text NOT NULL);
+${APPEND_FUNCTION(s)}
+${BATCH_FUNCTION(s)}`,
 ];
 
 /**
@@ -105,6 +111,57 @@ BEGIN
 	RETURN s;
 END $$;`;
 
+/**
+ * mb_enqueue, answering NULL (its claims undone) where that raises MB409: a write batched with
+ * others (postgres-batch.ts) must not abort their transaction.
+ */
+const APPEND_FUNCTION = (s: string) => `
+CREATE FUNCTION ${s}.mb_append(p_ns text, p_queue text, p_ids text[], p_value text, p_now bigint,
+	p_claim_expires bigint) RETURNS bigint LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+	RETURN mb_enqueue(p_ns, p_queue, p_ids, p_value, p_now, p_claim_expires);
+EXCEPTION WHEN SQLSTATE 'MB409' THEN RETURN NULL;
+END $$;`;
+
+/**
+ * Several writes in one statement (the group commit of postgres-batch.ts): one round trip and one
+ * commit for all. Each is {"op": name, "a": [its parameters]}, as the statement of that name takes
+ * them; the answer is the array of their results (a version, a seq, a count, or null).
+ */
+const BATCH_FUNCTION = (s: string) => `
+CREATE FUNCTION ${s}.mb_batch(p_ops jsonb) RETURNS jsonb LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE op jsonb; a jsonb; r jsonb; n int; answers jsonb := '[]';
+BEGIN
+	FOR op IN SELECT value FROM jsonb_array_elements(p_ops) LOOP
+		a := op->'a';
+		r := NULL;
+		CASE op->>'op'
+		WHEN 'write' THEN
+			r := to_jsonb(mb_write(a->>0, a->>1, a->>2, (a->>3)::bigint, (a->>4)::bigint, (a->>5)::bigint,
+				(a->>6)::int, (a->>7)::bigint, a->>8, a->>9,
+				CASE WHEN jsonb_typeof(a->10) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(a->10)::bigint) END,
+				a->>11, (a->>12)::jsonb));
+		WHEN 'enqueue' THEN
+			r := to_jsonb(mb_append(a->>0, a->>1, ARRAY(SELECT jsonb_array_elements_text(a->2)), a->>3,
+				(a->>4)::bigint, (a->>5)::bigint));
+		WHEN 'noteActive' THEN
+			INSERT INTO active AS t (ns, key, at, expires) VALUES (a->>0, a->>1, (a->>2)::bigint, (a->>3)::bigint)
+			ON CONFLICT (ns, key) DO UPDATE SET at = excluded.at, expires = excluded.expires WHERE excluded.at > t.at;
+		WHEN 'claim' THEN
+			INSERT INTO claims AS c (ns, id, expires) VALUES (a->>0, a->>1, (a->>2)::bigint)
+			ON CONFLICT (ns, id) DO UPDATE SET expires = excluded.expires WHERE c.expires <= (a->>3)::bigint;
+			GET DIAGNOSTICS n = ROW_COUNT;
+			r := to_jsonb(n);
+		WHEN 'dequeue' THEN
+			DELETE FROM inbox WHERE ns = a->>0 AND queue = a->>1
+				AND seq = ANY (ARRAY(SELECT jsonb_array_elements_text(a->2)::bigint));
+		ELSE RAISE EXCEPTION 'mb_batch: unknown operation %', op->>'op';
+		END CASE;
+		answers := answers || jsonb_build_array(r);
+	END LOOP;
+	RETURN answers;
+END $$;`;
+
 /** The SQLSTATE of an append refused because one of its ids was claimed. */
 export const CLAIMED = 'MB409';
 
@@ -143,7 +200,7 @@ export function statements(s: string) {
 			ON CONFLICT (ns, key) DO UPDATE SET due = excluded.due`,
 		clearDue: `DELETE FROM ${s}.dues WHERE ns = $1 AND key = $2`,
 		due: `SELECT key FROM ${s}.dues WHERE ns = $1 AND due <= $2 ORDER BY due, key LIMIT $3`,
-		enqueue: `SELECT ${s}.mb_enqueue($1, $2, $3, $4, $5, $6) AS seq`,
+		enqueue: `SELECT ${s}.mb_append($1, $2, $3, $4, $5, $6) AS seq`,
 		queued: `SELECT seq, value, at FROM ${s}.inbox WHERE ns = $1 AND queue = $2 ORDER BY seq LIMIT $3`,
 		// Each entry to one taker: a concurrent taker skips the rows this one holds.
 		take: `DELETE FROM ${s}.inbox WHERE seq IN (SELECT seq FROM ${s}.inbox WHERE ns = $1 AND queue = $2
@@ -157,6 +214,20 @@ export function statements(s: string) {
 			ON CONFLICT (ns, key) DO UPDATE SET at = excluded.at, expires = excluded.expires WHERE excluded.at > a.at`,
 		active: `SELECT key FROM ${s}.active WHERE ns = $1 AND at >= $2 AND expires > $3
 			ORDER BY at DESC, key LIMIT $4`,
+		ping: 'SELECT 1',
+		batch: `SELECT ${s}.mb_batch($1::jsonb) AS answers`,
+		markerRead: `SELECT (SELECT value FROM ${s}.marker WHERE name = 'id') AS id,
+			(SELECT value FROM ${s}.marker WHERE name = $1) AS mine`,
+		markerInit: `WITH made AS (INSERT INTO ${s}.marker (name, value) VALUES ('id', $1) ON CONFLICT (name) DO NOTHING RETURNING value)
+			SELECT coalesce((SELECT value FROM made), (SELECT value FROM ${s}.marker WHERE name = 'id')) AS id`,
+		markerKeep: `INSERT INTO ${s}.marker (name, value) VALUES ('id', $1) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+		// What it replaces, read in the same statement: a table put back under this connection shows.
+		// Never moved back: two stamps of one process committing out of order keep the later time.
+		markerStamp: `WITH before AS (SELECT (SELECT value FROM ${s}.marker WHERE name = 'id') AS id,
+				(SELECT value FROM ${s}.marker WHERE name = $1) AS mine),
+			stamped AS (INSERT INTO ${s}.marker AS m (name, value) VALUES ($1, $2)
+				ON CONFLICT (name) DO UPDATE SET value = greatest(m.value::bigint, excluded.value::bigint)::text)
+			SELECT id, mine FROM before`,
 		// Now and then: what expired goes, so the tables stay the size of what is live.
 		sweep: `WITH a AS (DELETE FROM ${s}.claims WHERE expires <= $1),
 			b AS (DELETE FROM ${s}.records WHERE expires IS NOT NULL AND expires <= $1),
@@ -167,3 +238,17 @@ export function statements(s: string) {
 }
 
 export type StatementName = keyof ReturnType<typeof statements>;
+
+/**
+ * The writes sent through the group commit (postgres-batch.ts), each as mb_batch runs it, with
+ * the rows its own statement would have answered.
+ */
+export const BATCHED: Readonly<
+	Record<string, (answer: unknown) => { rows: Array<Record<string, unknown>>; rowCount: number }>
+> = {
+	write: (v) => ({ rows: [{ version: v }], rowCount: 1 }),
+	enqueue: (seq) => ({ rows: [{ seq }], rowCount: 1 }),
+	noteActive: () => ({ rows: [], rowCount: 0 }),
+	claim: (n) => ({ rows: [], rowCount: Number(n) }),
+	dequeue: () => ({ rows: [], rowCount: 0 }),
+};

@@ -8,7 +8,9 @@ import {
 	type PostgresCredential,
 } from './postgres-options';
 import { PostgresPool } from './postgres-pool';
+import { PostgresMarker } from './postgres-marker';
 import { checkSchemaName } from './postgres-schema';
+import type { LostWrites } from './loss';
 import { sharedStores } from './shared';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
 
@@ -25,6 +27,7 @@ export class PostgresStore implements StateStore {
 	/** Writes under way: a read of the counters waits for those begun before it. */
 	private readonly writing = new Set<Promise<unknown>>();
 	private sweeping: Promise<unknown> | null = null;
+	private readonly marker?: PostgresMarker;
 
 	/** `migrate: false`: the tables are used as they are, never made (a reader's open). */
 	constructor(
@@ -32,9 +35,13 @@ export class PostgresStore implements StateStore {
 		private readonly now: () => number = () => Date.now(),
 		options: { migrate?: boolean } = {},
 	) {
+		const migrate = options.migrate ?? true;
+		// A reader writes nothing: it keeps no marker.
+		this.marker = migrate ? new PostgresMarker(now) : undefined;
 		this.db = new PostgresPool(
 			{ ...credential, schema: postgresSchema(credential) },
-			options.migrate ?? true,
+			migrate,
+			this.marker,
 		);
 	}
 
@@ -138,7 +145,7 @@ export class PostgresStore implements StateStore {
 		const now = this.now();
 		// Sorted: appends sharing ids claim them in one order, so none waits on another in a cycle.
 		const claims = [...new Set(ids)].sort();
-		const result = await this.db.run<{ seq: string }>('enqueue', [
+		const result = await this.db.run<{ seq: string | null }>('enqueue', [
 			namespace,
 			queue,
 			claims,
@@ -146,7 +153,8 @@ export class PostgresStore implements StateStore {
 			now,
 			now + ttlMs,
 		]);
-		return result ? Number(result.rows[0].seq) : null;
+		const seq = result?.rows[0]?.seq;
+		return seq === null || seq === undefined ? null : Number(seq);
 	}
 
 	async queued(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
@@ -200,15 +208,16 @@ export class PostgresStore implements StateStore {
 
 	/**
 	 * PostgreSQL keeps every write it acknowledged (Flush Each Write to Disk on), so a crash loses
-	 * none. A database restored from an older backup is not detected yet: that needs the loss
-	 * marker the SQLite and Redis stores keep (runtime/stores/sqlite-marker.ts).
+	 * none; a database or schema put back from an older backup is found by the loss marker
+	 * (postgres-marker.ts), checked on each new connection.
 	 */
-	async lostWrites(): Promise<undefined> {
-		return undefined;
+	async lostWrites(): Promise<LostWrites | undefined> {
+		return await this.db.lostWrites();
 	}
 
 	async close(): Promise<void> {
 		await this.sweeping;
+		this.marker?.stop();
 		await this.db.end();
 	}
 }

@@ -10,7 +10,7 @@ import type { PostgresCredential } from '../../../runtime/stores/postgres-option
 import { PostgresStore } from '../../../runtime/stores/postgres';
 import { RedisStore } from '../../../runtime/stores/redis';
 import { nodeSqlite, SqliteStore } from '../../../runtime/stores/sqlite';
-import { createTestDatabase, dropTestDatabase } from '../../helpers/postgres-db';
+import { createTestDatabase, dropTestDatabase, queryTest } from '../../helpers/postgres-db';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -109,8 +109,40 @@ export const backends: Backend[] = [
 		name: 'postgres',
 		open: (now) => new PostgresStore({ ...pg, schema: (lastSchema = `s${++fileNo}`) }, now),
 		reopen: (now) => new PostgresStore({ ...pg, schema: lastSchema }, now),
+		backup: async (store) => {
+			const schema = lastSchema;
+			const copy = `${schema}_backup`;
+			// The marker follows a write within a few milliseconds: a backup holds what it held.
+			await sleep(100);
+			await queryTest(
+				pg!,
+				`DROP SCHEMA IF EXISTS ${copy} CASCADE; CREATE SCHEMA ${copy};
+				${PG_TABLES.map((t) => `CREATE TABLE ${copy}.${t} AS TABLE ${schema}.${t};`).join('\n')}`,
+			);
+			return async (_now, empty) => {
+				await sleep(100);
+				// A restore ends the connections to the database (pg_restore --clean, a restart).
+				await queryTest(
+					pg!,
+					'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+				);
+				await queryTest(
+					pg!,
+					empty
+						? `DROP SCHEMA ${schema} CASCADE`
+						: `TRUNCATE ${PG_TABLES.map((t) => `${schema}.${t}`).join(', ')};
+							${PG_TABLES.map((t) => `INSERT INTO ${schema}.${t} SELECT * FROM ${copy}.${t};`).join('\n')}`,
+				);
+				// The pool drops the connections the server ended.
+				await sleep(100);
+				return store;
+			};
+		},
 	},
 ];
+
+/** The PostgreSQL store's tables a backup holds (postgres-schema.ts). */
+const PG_TABLES = ['claims', 'records', 'dues', 'inbox', 'counters', 'active', 'marker'];
 
 /**
  * Each test's store: `backend` opened fresh on a clock the test moves (`clock`), closed after.

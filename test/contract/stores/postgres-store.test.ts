@@ -34,7 +34,7 @@ describe('PostgreSQL store: its schema', () => {
 			pg,
 			'SELECT version FROM "Bots_Here".schema_version',
 		);
-		expect(versions).toEqual([{ version: 1 }]);
+		expect(versions).toEqual([{ version: 1 }, { version: 2 }]);
 	});
 
 	it('refuses a schema name that is not a plain identifier, saying the rule', async () => {
@@ -137,5 +137,22 @@ describe('PostgreSQL store errors', () => {
 		expect(await pingPostgres({ ...pg, port: 1 })).toMatch(
 			/^The PostgreSQL state store at 127\.0\.0\.1:1, database .+ failed: connection refused/,
 		);
+	});
+});
+
+describe('PostgreSQL store: its loss marker under open connections', () => {
+	it('finds tables put back under its open connections at the stamp after its next write', async () => {
+		const store = new PostgresStore({ ...pg, schema: 'under_open' });
+		await store.write('c', 'k', 'one', 0);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		await store.write('c', 'k', 'two', 1);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(await store.lostWrites()).toBeUndefined();
+		// The marker put back as an older backup held it, the store's connections left open.
+		await queryTest(pg, "UPDATE under_open.marker SET value = '1000' WHERE name LIKE 'w:%'");
+		await store.write('c', 'k', 'three', 2);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect((await store.lostWrites())?.detail).toMatch(/as it was at 1970-01-01T00:00:01\.000Z/);
+		await store.close();
 	});
 });
