@@ -1,5 +1,5 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 
 import { useDrawing } from './drawing';
 import { ScenarioGraphView } from './Graph';
@@ -13,10 +13,13 @@ export function Canvas() {
 	const { issues, problemStates, graph, layout } = useDrawing();
 	const selected = useStudio((s) => s.selected);
 	const lit = useStudio((s) => s.lit);
+	// Fits again when another scenario is opened or pasted, and when states are added.
 	const fitKey = useStudio(
-		(s) => `${s.source.kind === 'file' ? s.source.path : s.source.kind}:${s.opened}`,
+		(s) =>
+			`${s.source.kind === 'file' ? s.source.path : s.source.kind}:${s.opened}:${graph.boxes.length}`,
 	);
-	const { select, connect } = useStudio.getState();
+	const [showMap, setShowMap] = useState(true);
+	const { select, connect, place } = useStudio.getState();
 	const found = useShownTraffic();
 	const overlay = useMemo(() => found && trafficOverlay(found, graph), [found, graph]);
 	// How long the layout took, in the browser's performance timeline (developer tools show it).
@@ -29,6 +32,15 @@ export function Canvas() {
 	return (
 		<section className="canvas">
 			<TrafficBar overlay={overlay} />
+			<label className="check map-toggle">
+				<input
+					type="checkbox"
+					checked={showMap}
+					data-testid="toggle-map"
+					onChange={(e) => setShowMap(e.target.checked)}
+				/>
+				mini-map
+			</label>
 			<ReactFlowProvider>
 				<ScenarioGraphView
 					layout={layout}
@@ -40,6 +52,8 @@ export function Canvas() {
 					traffic={overlay}
 					onSelect={select}
 					onConnect={connect}
+					onPlace={place}
+					showMap={showMap}
 				/>
 			</ReactFlowProvider>
 			<Problems issues={issues} onSelect={select} />
