@@ -1,5 +1,5 @@
 import { asArray, asObject, isObject, type Json, type JsonObject } from './draft';
-import { JsonInput, ListInput, TextInput, withField } from './fields';
+import { JsonInput, ListInput, Row, TargetSelect, TextInput, withField } from './fields';
 
 /**
  * A list of actions as rows: reply, add or remove tags, set a variable, hand off, end, find an
@@ -157,5 +157,36 @@ function SetRow(props: {
 				</span>
 			))}
 		</span>
+	);
+}
+
+/** The `actions` and `target` that end a transition, a capture, a timer, a branch or an option. */
+export function ActionsAndTarget(props: {
+	part: JsonObject;
+	states: string[];
+	change(key: 'actions' | 'target', value: Json | undefined): void;
+	testId?: string;
+	none?: string;
+}) {
+	const base = props.testId ?? 'part';
+	return (
+		<>
+			<Row label="actions">
+				<ActionsForm
+					value={props.part.actions}
+					onChange={(v) => props.change('actions', v)}
+					testId={`${base}-actions`}
+				/>
+			</Row>
+			<Row label="target">
+				<TargetSelect
+					value={props.part.target}
+					states={props.states}
+					none={props.none}
+					onChange={(v) => props.change('target', v)}
+					testId={props.testId}
+				/>
+			</Row>
+		</>
 	);
 }

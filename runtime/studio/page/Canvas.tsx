@@ -10,7 +10,7 @@ import { TrafficBar, useShownTraffic } from './Traffic';
 
 /** The graph with the traffic bar above it and the problems below. */
 export function Canvas() {
-	const { issues, problemStates, graph, layout } = useDrawing();
+	const { issues, warnings, problemStates, graph, layout } = useDrawing();
 	const selected = useStudio((s) => s.selected);
 	const lit = useStudio((s) => s.lit);
 	// Fits again when another scenario is opened or pasted, and when states are added.
@@ -56,7 +56,7 @@ export function Canvas() {
 					showMap={showMap}
 				/>
 			</ReactFlowProvider>
-			<Problems issues={issues} onSelect={select} />
+			<Problems issues={issues} warnings={warnings} onSelect={select} />
 		</section>
 	);
 }

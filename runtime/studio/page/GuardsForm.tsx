@@ -1,5 +1,7 @@
 import { asArray, asObject, isObject, type Json, type JsonObject } from './draft';
 import { JsonInput, ListInput, NumberInput, TextInput } from './fields';
+import { variablesOf } from './Placeholders';
+import { draftOf, useStudio } from './store';
 
 /**
  * `when` as rows, all of which must hold (the format's "and"; an "or" is a second transition):
@@ -32,10 +34,10 @@ const kindOf = (guard: Json): Kind | undefined =>
 
 export function GuardsForm(props: {
 	value: Json | undefined;
-	variables: string[];
 	onChange(value: Json | undefined): void;
 	testId: string;
 }) {
+	const variables = variablesOf(useStudio(draftOf));
 	if (props.value !== undefined && !Array.isArray(props.value))
 		return <JsonInput value={props.value} onChange={props.onChange} testId={props.testId} />;
 	const list = asArray(props.value);
@@ -47,7 +49,7 @@ export function GuardsForm(props: {
 					{i > 0 && <span className="hint">and</span>}
 					<GuardRow
 						guard={guard}
-						variables={props.variables}
+						variables={variables}
 						testId={`${props.testId}-${i}`}
 						onChange={(g) => update(list.map((x, j) => (j === i ? g : x)))}
 					/>

@@ -10,6 +10,7 @@ import {
 	type ScenarioGraph,
 	type ScenarioIssue,
 } from './runtime-bridge';
+import { reachWarnings } from './reach';
 import { withPositions, type Positions } from './positions';
 import { draftOf, useStudio } from './store';
 
@@ -18,6 +19,8 @@ const TRAFFIC_LINE = 24;
 
 export interface Drawing {
 	issues: ScenarioIssue[];
+	/** States nothing leads to, and dead ends. */
+	warnings: ScenarioIssue[];
 	/** The states the problems are in. */
 	problemStates: Set<string>;
 	graph: ScenarioGraph;
@@ -57,7 +60,7 @@ function drawingOf(draft: Draft, withTraffic: boolean, positions: Positions): Dr
 			: layoutGraph(graph, withTraffic ? { height: (box) => boxHeight(box) + TRAFFIC_LINE } : {});
 	const layout =
 		kept && last?.positions === positions ? last.drawing.layout : withPositions(laidOut, positions);
-	const drawing = { issues, problemStates, graph, layout };
+	const drawing = { issues, warnings: reachWarnings(draft), problemStates, graph, layout };
 	last = { draft, withTraffic, positions, graphKey, laidOut, drawing };
 	return drawing;
 }

@@ -191,7 +191,8 @@ export function JsonInput(props: {
 	const bad = text.trim() !== '' && !parses(text);
 	useEffect(() => {
 		if (typeof props.value === 'string' && props.value === text) return;
-		if (text !== shown) setText(typeof props.value === 'string' && !parses(props.value) ? props.value : shown);
+		if (text !== shown)
+			setText(typeof props.value === 'string' && !parses(props.value) ? props.value : shown);
 	}, [shown]);
 	return (
 		<textarea
@@ -228,30 +229,6 @@ export function RangeInput(props: { value: Json | undefined; onChange(value: Jso
 			<NumberInput value={range.min} onChange={(v) => props.onChange(withField(range, 'min', v))} />
 			max{' '}
 			<NumberInput value={range.max} onChange={(v) => props.onChange(withField(range, 'max', v))} />
-		</>
-	);
-}
-
-/** The `actions` and `target` that end a transition, a capture or a timer. */
-export function ActionsAndTarget(props: {
-	part: JsonObject;
-	states: string[];
-	change(key: 'actions' | 'target', value: Json | undefined): void;
-	testId?: string;
-}) {
-	return (
-		<>
-			<Row label="actions">
-				<JsonInput value={props.part.actions} onChange={(v) => props.change('actions', v)} />
-			</Row>
-			<Row label="target">
-				<TargetSelect
-					value={props.part.target}
-					states={props.states}
-					onChange={(v) => props.change('target', v)}
-					testId={props.testId}
-				/>
-			</Row>
 		</>
 	);
 }
