@@ -68,7 +68,13 @@ function ActionRow(props: { action: Json; onChange(action: Json): void; testId: 
 	const kind = kindOf(action);
 	const a = asObject(action);
 	if (!kind)
-		return <JsonInput value={action} onChange={(v) => props.onChange(v ?? {})} testId={testId} />;
+		return (
+			<JsonInput
+				value={action}
+				onChange={(v) => props.onChange(v ?? {})}
+				testId={`${testId}-json`}
+			/>
+		);
 	const label = <span className="action-kind">{KINDS[kind].label}</span>;
 	switch (kind) {
 		case 'reply':
@@ -189,4 +195,15 @@ export function ActionsAndTarget(props: {
 			</Row>
 		</>
 	);
+}
+
+/**
+ * A give-up's field set: picking a target takes out the `end` or `goto` among its actions (a list
+ * with one of them has no target), so the default give-up (hand off, end) becomes "go there".
+ */
+export function giveUpWith(giveUp: JsonObject, key: string, value: Json | undefined): JsonObject {
+	const next = withField(giveUp, key, value);
+	if (key !== 'target' || !value) return next;
+	const kept = asArray(next.actions).filter((a) => !isObject(a) || !('end' in a || 'goto' in a));
+	return withField(next, 'actions', kept.length ? kept : undefined);
 }

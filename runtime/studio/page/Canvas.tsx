@@ -18,7 +18,9 @@ export function Canvas() {
 		(s) =>
 			`${s.source.kind === 'file' ? s.source.path : s.source.kind}:${s.opened}:${graph.boxes.length}`,
 	);
-	const [showMap, setShowMap] = useState(true);
+	// The mini-map only where a scenario is too large to read whole; a tick shows or hides it.
+	const [showMap, setShowMap] = useState<boolean>();
+	const mapShown = showMap ?? graph.boxes.length > 25;
 	const { select, connect, place } = useStudio.getState();
 	const found = useShownTraffic();
 	const overlay = useMemo(() => found && trafficOverlay(found, graph), [found, graph]);
@@ -35,7 +37,7 @@ export function Canvas() {
 			<label className="check map-toggle">
 				<input
 					type="checkbox"
-					checked={showMap}
+					checked={mapShown}
 					data-testid="toggle-map"
 					onChange={(e) => setShowMap(e.target.checked)}
 				/>
@@ -53,7 +55,7 @@ export function Canvas() {
 					onSelect={select}
 					onConnect={connect}
 					onPlace={place}
-					showMap={showMap}
+					showMap={mapShown}
 				/>
 			</ReactFlowProvider>
 			<Problems issues={issues} warnings={warnings} onSelect={select} />

@@ -1,4 +1,4 @@
-import { ActionsAndTarget } from './ActionsForm';
+import { ActionsAndTarget, giveUpWith } from './ActionsForm';
 import { asObject, isObject, type Json, type JsonObject } from './draft';
 import {
 	ListInput,
@@ -67,7 +67,7 @@ export function Capture(props: PartProps) {
 				part={giveUp}
 				states={props.states}
 				none="(none: the actions end or go on)"
-				change={(key, v) => change('giveUp', withField(giveUp, key, v))}
+				change={(key, v) => change('giveUp', giveUpWith(giveUp, key, v))}
 				testId="capture-giveup"
 			/>
 			<ActionsAndTarget

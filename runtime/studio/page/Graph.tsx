@@ -132,6 +132,7 @@ export function ScenarioGraphView(props: GraphProps) {
 			}
 			connectionRadius={40}
 			fitView
+			fitViewOptions={{ maxZoom: 1.2 }}
 			minZoom={0.1}
 			maxZoom={2}
 			onNodeClick={(_, node) => props.onSelect(node.type === 'state' ? node.id : undefined)}
@@ -145,9 +146,10 @@ export function ScenarioGraphView(props: GraphProps) {
 			<Background gap={24} />
 			<Controls showInteractive={false} />
 			{props.showMap && (
-				<MiniMap pannable zoomable position="top-right" style={{ width: 140, height: 100 }} />
+				<MiniMap pannable zoomable position="bottom-right" style={{ width: 140, height: 100 }} />
 			)}
 			<FitOnOpen fitKey={props.fitKey} layout={layout} />
+			<ReadableOnSelect selected={selected} />
 			<MeasureOnLayout layout={layout} />
 		</ReactFlow>
 	);
@@ -178,7 +180,8 @@ function FitOnOpen({ fitKey, layout }: { fitKey: string; layout: Layout }) {
 	const flow = useReactFlow();
 	useEffect(() => {
 		const frame = requestAnimationFrame(() => {
-			if (layout.nodes.length <= READABLE) return void flow.fitView({ padding: 0.08 });
+			if (layout.nodes.length <= READABLE)
+				return void flow.fitView({ padding: 0.08, maxZoom: 1.2 });
 			const start = layout.edges.find((e) => e.source === START)?.target;
 			const first = new Set([START, ...(start ? [start] : [])]);
 			for (const e of layout.edges) if (e.source === start) first.add(e.target);
@@ -187,6 +190,16 @@ function FitOnOpen({ fitKey, layout }: { fitKey: string; layout: Layout }) {
 		return () => cancelAnimationFrame(frame);
 		// Only when another scenario is opened: editing does not move the view.
 	}, [fitKey, flow]);
+	return null;
+}
+
+/** A state selected while the view is too small to read is brought up to a size its text reads at. */
+function ReadableOnSelect({ selected }: { selected?: string }) {
+	const flow = useReactFlow();
+	useEffect(() => {
+		if (!selected || flow.getZoom() >= 0.7) return;
+		void flow.fitView({ nodes: [{ id: selected }], minZoom: 0.9, maxZoom: 1, duration: 200 });
+	}, [selected, flow]);
 	return null;
 }
 

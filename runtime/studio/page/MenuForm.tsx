@@ -1,4 +1,4 @@
-import { ActionsAndTarget } from './ActionsForm';
+import { ActionsAndTarget, giveUpWith } from './ActionsForm';
 import { asArray, asObject, isObject, type Json, type JsonObject } from './draft';
 import { ListInput, NumberInput, OptionalPart, Row, TextInput, withField } from './fields';
 
@@ -121,7 +121,7 @@ export function Menu(props: MenuProps) {
 				states={props.states}
 				none="(none: the actions end or go on)"
 				testId="menu-giveup"
-				change={(key, v) => change('giveUp', withField(giveUp, key, v))}
+				change={(key, v) => change('giveUp', giveUpWith(giveUp, key, v))}
 			/>
 		</OptionalPart>
 	);

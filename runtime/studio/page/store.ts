@@ -2,7 +2,7 @@ import { create } from 'zustand';
 
 import * as api from './api';
 import { NEW_SCENARIO, type Draft } from './draft';
-import { loadPositions, savePositions, type Positions } from './positions';
+import { drawnPositions, loadPositions, savePositions, type Positions } from './positions';
 import { BLANK } from './templates';
 import { addState, connect, freeName, withVersionRaised } from './edits';
 import { historyReducer, startHistory, type History } from './history';
@@ -147,7 +147,9 @@ export const useStudio = create<Studio>()((set, get) => ({
 		set({ source: { kind: 'file', path }, dialog: undefined });
 		await get().save();
 	},
-	place: (state, x, y) => set((s) => ({ positions: { ...s.positions, [state]: { x, y } } })),
+	// Every box stays where it is drawn now, not only the one moved: dagre re-flows nothing after.
+	place: (state, x, y) =>
+		set((s) => ({ positions: { ...drawnPositions(), ...s.positions, [state]: { x, y } } })),
 	save: async () => {
 		const { source, saved } = get();
 		if (source.kind === 'new') return set({ dialog: 'saveAs' });
