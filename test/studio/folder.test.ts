@@ -45,7 +45,7 @@ function call(
 	method: string,
 	route: string,
 	body?: string,
-): Promise<{ status: number; json: any }> {
+): Promise<{ status: number; json: Record<string, unknown> }> {
 	return new Promise((resolve, reject) => {
 		const req = request(
 			new URL(route, studio.origin),

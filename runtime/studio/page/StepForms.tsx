@@ -167,7 +167,7 @@ export function Call(props: PartProps) {
 }
 
 /** An object of texts as name/value rows (a call's inputs and store, a workflow's fields). */
-export function KeyValueRows(props: {
+function KeyValueRows(props: {
 	value: Json | undefined;
 	onChange(value: JsonObject | undefined): void;
 	testId: string;

@@ -27,7 +27,8 @@ export const BLANK: Draft = {
 
 /** The examples name the schema by a path relative to their folder: not where a new file goes. */
 function withoutSchema(draft: object): Draft {
-	const { $schema: _, ...rest } = draft as Draft;
+	const rest = { ...(draft as Draft) };
+	delete rest.$schema;
 	return rest;
 }
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the studio server runs in a terminal, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- the studio server runs in a terminal, never loaded by n8n */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 
 import { ScenarioFolder, layoutFileOf } from './folder';

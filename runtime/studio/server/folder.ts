@@ -53,7 +53,7 @@ const isScenarioName = (name: string) =>
 	name.endsWith('.json') && !name.endsWith(LAYOUT_SUFFIX) && !/^(package|tsconfig)/.test(name);
 
 /** Where the studio keeps a scenario's box positions: beside it, `bot.json` → `bot.layout.json`. */
-export const LAYOUT_SUFFIX = '.layout.json';
+const LAYOUT_SUFFIX = '.layout.json';
 export const layoutFileOf = (file: string) => file.replace(/\.json$/, LAYOUT_SUFFIX);
 
 function inside(root: string, file: string): boolean {
