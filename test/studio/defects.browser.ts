@@ -134,3 +134,14 @@ test('6: a new capture gives up somewhere (no problem at once); a state nothing 
 		'states.new_state_2 nothing leads to this state',
 	);
 });
+
+test('the gallery and a bot from it at 1600×1000, for the docs', async () => {
+	await page.setViewportSize({ width: 1600, height: 1000 });
+	await page.getByTestId('new').click();
+	await page.getByTestId('template-booking').waitFor();
+	await page.screenshot({ path: path.join(IMAGES, 'studio-gallery-1600.png') });
+	await page.getByTestId('template-booking').click();
+	await stateBox(page, 'ask_service').click();
+	await page.waitForTimeout(400);
+	await page.screenshot({ path: path.join(IMAGES, 'studio-booking-1600.png') });
+});
