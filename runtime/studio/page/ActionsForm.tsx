@@ -1,5 +1,13 @@
 import { asArray, asObject, isObject, type Json, type JsonObject } from './draft';
-import { JsonInput, ListInput, Row, TargetSelect, TextInput, withField } from './fields';
+import {
+	JsonInput,
+	ListInput,
+	NumberInput,
+	Row,
+	TargetSelect,
+	TextInput,
+	withField,
+} from './fields';
 
 /**
  * A list of actions as rows: reply, add or remove tags, set a variable, hand off, end, find an
@@ -201,9 +209,44 @@ export function ActionsAndTarget(props: {
  * A give-up's field set: picking a target takes out the `end` or `goto` among its actions (a list
  * with one of them has no target), so the default give-up (hand off, end) becomes "go there".
  */
-export function giveUpWith(giveUp: JsonObject, key: string, value: Json | undefined): JsonObject {
+function giveUpWith(giveUp: JsonObject, key: string, value: Json | undefined): JsonObject {
 	const next = withField(giveUp, key, value);
 	if (key !== 'target' || !value) return next;
 	const kept = asArray(next.actions).filter((a) => !isObject(a) || !('end' in a || 'goto' in a));
 	return withField(next, 'actions', kept.length ? kept : undefined);
+}
+
+/** A capture's or a menu's retry, retries and give-up (say, actions, target). */
+export function RetryAndGiveUp(props: {
+	part: JsonObject;
+	states: string[];
+	change(key: string, value: Json | undefined): void;
+	testId: string;
+}) {
+	const { part, change } = props;
+	const giveUp = asObject(part.giveUp);
+	return (
+		<>
+			<Row label="retry">
+				<TextInput templated value={part.retry} onChange={(v) => change('retry', v)} />
+			</Row>
+			<Row label="retries">
+				<NumberInput value={part.retries} onChange={(v) => change('retries', v)} />
+			</Row>
+			<Row label="giveUp: say">
+				<TextInput
+					templated
+					value={giveUp.say}
+					onChange={(v) => change('giveUp', withField(giveUp, 'say', v))}
+				/>
+			</Row>
+			<ActionsAndTarget
+				part={giveUp}
+				states={props.states}
+				none="(none: the actions end or go on)"
+				change={(key, v) => change('giveUp', giveUpWith(giveUp, key, v))}
+				testId={props.testId}
+			/>
+		</>
+	);
 }

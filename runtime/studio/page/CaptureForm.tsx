@@ -1,4 +1,4 @@
-import { ActionsAndTarget, giveUpWith } from './ActionsForm';
+import { ActionsAndTarget, RetryAndGiveUp } from './ActionsForm';
 import { asObject, isObject, type Json, type JsonObject } from './draft';
 import {
 	ListInput,
@@ -34,7 +34,6 @@ export function Capture(props: PartProps) {
 	const capture = asObject(props.value);
 	const change = (key: string, value: Json | undefined) =>
 		props.onChange(withField(capture, key, value), `capture.${key}`);
-	const giveUp = asObject(capture.giveUp);
 	return (
 		<OptionalPart
 			label="capture (ask, check and keep an answer: into, check, retry, retries, giveUp, target)"
@@ -50,24 +49,10 @@ export function Capture(props: PartProps) {
 				/>
 			</Row>
 			<CheckInput value={capture.check} onChange={(v) => change('check', v)} />
-			<Row label="retry">
-				<TextInput templated value={capture.retry} onChange={(v) => change('retry', v ?? '')} />
-			</Row>
-			<Row label="retries">
-				<NumberInput value={capture.retries} onChange={(v) => change('retries', v)} />
-			</Row>
-			<Row label="giveUp: say">
-				<TextInput
-					templated
-					value={giveUp.say}
-					onChange={(v) => change('giveUp', withField(giveUp, 'say', v))}
-				/>
-			</Row>
-			<ActionsAndTarget
-				part={giveUp}
+			<RetryAndGiveUp
+				part={capture}
 				states={props.states}
-				none="(none: the actions end or go on)"
-				change={(key, v) => change('giveUp', giveUpWith(giveUp, key, v))}
+				change={change}
 				testId="capture-giveup"
 			/>
 			<ActionsAndTarget

@@ -1,6 +1,6 @@
-import { ActionsAndTarget, giveUpWith } from './ActionsForm';
+import { ActionsAndTarget, RetryAndGiveUp } from './ActionsForm';
 import { asArray, asObject, isObject, type Json, type JsonObject } from './draft';
-import { ListInput, NumberInput, OptionalPart, Row, TextInput, withField } from './fields';
+import { ListInput, OptionalPart, Row, TextInput, withField } from './fields';
 
 /**
  * A state's `menu`: a question and numbered options, each with its label, synonyms and where it
@@ -29,7 +29,6 @@ export function Menu(props: MenuProps) {
 	const options = asArray(menu.options);
 	const setOptions = (next: Json[], field: string) =>
 		props.onChange(withField(menu, 'options', next), field);
-	const giveUp = asObject(menu.giveUp);
 	return (
 		<OptionalPart
 			label="menu (a question with numbered options; each option an arrow)"
@@ -103,26 +102,7 @@ export function Menu(props: MenuProps) {
 			<Row label="into (keeps the option's label in a variable)">
 				<TextInput value={menu.into} testId="menu-into" onChange={(v) => change('into', v)} />
 			</Row>
-			<Row label="retry">
-				<TextInput templated value={menu.retry} onChange={(v) => change('retry', v)} />
-			</Row>
-			<Row label="retries">
-				<NumberInput value={menu.retries} onChange={(v) => change('retries', v)} />
-			</Row>
-			<Row label="giveUp: say">
-				<TextInput
-					templated
-					value={giveUp.say}
-					onChange={(v) => change('giveUp', withField(giveUp, 'say', v))}
-				/>
-			</Row>
-			<ActionsAndTarget
-				part={giveUp}
-				states={props.states}
-				none="(none: the actions end or go on)"
-				testId="menu-giveup"
-				change={(key, v) => change('giveUp', giveUpWith(giveUp, key, v))}
-			/>
+			<RetryAndGiveUp part={menu} states={props.states} change={change} testId="menu-giveup" />
 		</OptionalPart>
 	);
 }
