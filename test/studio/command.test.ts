@@ -104,3 +104,22 @@ test('closes its Redis connection when the studio closes', async () => {
 		await clients.quit();
 	}
 });
+
+test('a file not there yet inside --dir is a new scenario; one outside it is refused', async () => {
+	const printed = io();
+	const started = await studioCommand(
+		{ positionals: [path.join(dir, 'new', 'pizza.json')], values: { port: '0', dir } },
+		printed,
+	);
+	if (typeof started === 'number') throw new Error(printed.said.err);
+	await started.close();
+	expect(printed.said.out).toContain(
+		`Opens, saves and creates .json files inside ${dir} and nowhere else\n`,
+	);
+	const refused = io();
+	const outside = path.join(tmpdir(), 'elsewhere-not-there.json');
+	expect(await studioCommand({ positionals: [outside], values: { port: '0', dir } }, refused)).toBe(
+		2,
+	);
+	expect(refused.said.err).toContain(`No such file: ${outside} (a new file must be inside ${dir}`);
+});

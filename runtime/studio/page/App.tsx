@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 
 import * as api from './api';
 import { PasteDialog, SaveDialog } from './Dialogs';
+import { NewDialog, PathDialog } from './FileDialogs';
 import type { Draft } from './draft';
 import { Canvas } from './Canvas';
 import { N8nDialog } from './N8nDialog';
@@ -51,7 +52,17 @@ function StudioDialogs() {
 	const dialog = useStudio((s) => s.dialog);
 	const pending = useStudio((s) => s.pending);
 	const source = useStudio((s) => s.source);
-	const { closeDialog: onClose, say, change, select, load } = useStudio.getState();
+	const {
+		closeDialog: onClose,
+		say,
+		change,
+		select,
+		load,
+		startNew,
+		openFile,
+		saveAs,
+	} = useStudio.getState();
+	const draftId = useStudio((s) => s.history.present.id);
 	if (pending)
 		return (
 			<SaveDialog
@@ -77,6 +88,37 @@ function StudioDialogs() {
 					change(next);
 					select(undefined);
 					onClose();
+				}}
+			/>
+		);
+	if (dialog === 'new')
+		return (
+			<NewDialog
+				onClose={onClose}
+				onPick={(template) => {
+					startNew(structuredClone(template.draft));
+					say(`New scenario from "${template.title}": Save asks where to write it`);
+					onClose();
+				}}
+			/>
+		);
+	if (dialog === 'open' || dialog === 'saveAs')
+		return (
+			<PathDialog
+				mode={dialog}
+				initial={
+					dialog === 'open'
+						? ''
+						: source.kind === 'file'
+							? source.path
+							: `${typeof draftId === 'string' && draftId ? draftId : 'my-bot'}.json`
+				}
+				onClose={onClose}
+				onPick={(path) => {
+					onClose();
+					void (dialog === 'open' ? openFile(path) : saveAs(path)).catch((e: Error) =>
+						say(e.message),
+					);
 				}}
 			/>
 		);

@@ -1,5 +1,5 @@
 import { ReactFlowProvider } from '@xyflow/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 
 import { useDrawing } from './drawing';
 import { ScenarioGraphView } from './Graph';
@@ -10,13 +10,18 @@ import { TrafficBar, useShownTraffic } from './Traffic';
 
 /** The graph with the traffic bar above it and the problems below. */
 export function Canvas() {
-	const { issues, problemStates, graph, layout } = useDrawing();
+	const { issues, warnings, problemStates, graph, layout } = useDrawing();
 	const selected = useStudio((s) => s.selected);
 	const lit = useStudio((s) => s.lit);
+	// Fits again when another scenario is opened or pasted, and when states are added.
 	const fitKey = useStudio(
-		(s) => `${s.source.kind === 'file' ? s.source.path : s.source.kind}:${s.opened}`,
+		(s) =>
+			`${s.source.kind === 'file' ? s.source.path : s.source.kind}:${s.opened}:${graph.boxes.length}`,
 	);
-	const { select, connect } = useStudio.getState();
+	// The mini-map only where a scenario is too large to read whole; a tick shows or hides it.
+	const [showMap, setShowMap] = useState<boolean>();
+	const mapShown = showMap ?? graph.boxes.length > 25;
+	const { select, connect, place } = useStudio.getState();
 	const found = useShownTraffic();
 	const overlay = useMemo(() => found && trafficOverlay(found, graph), [found, graph]);
 	// How long the layout took, in the browser's performance timeline (developer tools show it).
@@ -29,6 +34,15 @@ export function Canvas() {
 	return (
 		<section className="canvas">
 			<TrafficBar overlay={overlay} />
+			<label className="check map-toggle">
+				<input
+					type="checkbox"
+					checked={mapShown}
+					data-testid="toggle-map"
+					onChange={(e) => setShowMap(e.target.checked)}
+				/>
+				mini-map
+			</label>
 			<ReactFlowProvider>
 				<ScenarioGraphView
 					layout={layout}
@@ -40,9 +54,11 @@ export function Canvas() {
 					traffic={overlay}
 					onSelect={select}
 					onConnect={connect}
+					onPlace={place}
+					showMap={mapShown}
 				/>
 			</ReactFlowProvider>
-			<Problems issues={issues} onSelect={select} />
+			<Problems issues={issues} warnings={warnings} onSelect={select} />
 		</section>
 	);
 }

@@ -1,12 +1,11 @@
-import { asObject, isObject, type Json } from './draft';
+import { ActionsAndTarget, RetryAndGiveUp } from './ActionsForm';
+import { asObject, isObject, type Json, type JsonObject } from './draft';
 import {
-	ActionsAndTarget,
 	ListInput,
 	NumberInput,
 	OptionalPart,
 	RangeInput,
 	Row,
-	TargetSelect,
 	TextInput,
 	withField,
 } from './fields';
@@ -19,19 +18,22 @@ type PartProps = {
 	onChange(value: Json | undefined, field: string): void;
 };
 
-const NEW_CAPTURE = {
+const NEW_CAPTURE: JsonObject = {
 	into: 'answer',
 	check: 'text',
 	retry: 'Sorry, once more?',
 	retries: 2,
-	giveUp: {},
+	// Not "(stay)": a capture that gives up must go somewhere, and validation says so at once.
+	giveUp: {
+		say: 'Sorry, I could not get that. A colleague will write to you.',
+		actions: [{ handoff: true }, { end: true }],
+	},
 };
 
 export function Capture(props: PartProps) {
 	const capture = asObject(props.value);
 	const change = (key: string, value: Json | undefined) =>
 		props.onChange(withField(capture, key, value), `capture.${key}`);
-	const giveUp = asObject(capture.giveUp);
 	return (
 		<OptionalPart
 			label="capture (ask, check and keep an answer: into, check, retry, retries, giveUp, target)"
@@ -47,25 +49,12 @@ export function Capture(props: PartProps) {
 				/>
 			</Row>
 			<CheckInput value={capture.check} onChange={(v) => change('check', v)} />
-			<Row label="retry">
-				<TextInput value={capture.retry} onChange={(v) => change('retry', v ?? '')} />
-			</Row>
-			<Row label="retries">
-				<NumberInput value={capture.retries} onChange={(v) => change('retries', v)} />
-			</Row>
-			<Row label="giveUp: say">
-				<TextInput
-					value={giveUp.say}
-					onChange={(v) => change('giveUp', withField(giveUp, 'say', v))}
-				/>
-			</Row>
-			<Row label="giveUp: target">
-				<TargetSelect
-					value={giveUp.target}
-					states={props.states}
-					onChange={(v) => change('giveUp', withField(giveUp, 'target', v))}
-				/>
-			</Row>
+			<RetryAndGiveUp
+				part={capture}
+				states={props.states}
+				change={change}
+				testId="capture-giveup"
+			/>
 			<ActionsAndTarget
 				part={capture}
 				states={props.states}
@@ -102,7 +91,7 @@ function CheckInput(props: { value: Json | undefined; onChange(value: Json): voi
 	return (
 		<Row label="check">
 			<div className="inline">
-				<select value={kind} onChange={(e) => switchTo(e.target.value)}>
+				<select value={kind} data-testid="capture-check" onChange={(e) => switchTo(e.target.value)}>
 					{CHECKS.map((c) => (
 						<option key={c}>{c}</option>
 					))}
@@ -112,6 +101,7 @@ function CheckInput(props: { value: Json | undefined; onChange(value: Json): voi
 				)}
 				{kind === 'oneOf' && (
 					<ListInput
+						testId="capture-oneof"
 						value={check.oneOf}
 						onChange={(o) => props.onChange({ oneOf: Array.isArray(o) ? o : o ? [o] : [] })}
 					/>
@@ -141,9 +131,9 @@ export function Timer(props: PartProps) {
 				<NumberInput value={after.minutes} onChange={(v) => change('minutes', v)} />
 			</Row>
 			<Row label="send">
-				<TextInput value={after.send} onChange={(v) => change('send', v)} />
+				<TextInput templated value={after.send} onChange={(v) => change('send', v)} />
 			</Row>
-			<ActionsAndTarget part={after} states={props.states} change={change} />
+			<ActionsAndTarget part={after} states={props.states} change={change} testId="after" />
 		</OptionalPart>
 	);
 }

@@ -1,41 +1,39 @@
 import {
 	Background,
-	BaseEdge,
 	Controls,
-	EdgeLabelRenderer,
 	Handle,
-	MarkerType,
 	MiniMap,
 	Position,
 	ReactFlow,
+	applyNodeChanges,
 	type Connection,
 	type Edge,
-	type EdgeProps,
 	type Node,
+	type NodeChange,
 	type NodeProps,
+	useConnection,
 	useReactFlow,
 	useUpdateNodeInternals,
 } from '@xyflow/react';
-import { memo, useEffect, useMemo, type CSSProperties } from 'react';
+import { memo, useEffect, useMemo, useState, type CSSProperties } from 'react';
+
+import { RouteEdge, arrowHead, type RouteData } from './Edges';
 
 import {
 	ANY,
 	END,
 	START,
-	edgeText,
-	routePath,
-	type EdgeTraffic,
 	type Layout,
 	type Overlay,
-	type Routed,
 	type StateBox,
 	type StateTraffic,
 } from './runtime-bridge';
-import { EdgeCount, StateCounts } from './TrafficMarks';
+import { StateCounts } from './TrafficMarks';
 
 /**
- * The scenario drawn: React Flow for zoom, pan, selection and connecting by dragging from a box's
- * lower handle to another box; the positions and arrow routes are dagre's.
+ * The scenario drawn: React Flow for zoom, pan, selection, moving boxes (kept: positions.ts) and
+ * connecting by dragging from a box's lower handle onto another box (anywhere on it: its upper
+ * handle covers it while a connection is dragged); the rest of the positions and routes are dagre's.
  */
 
 type BoxData = {
@@ -46,11 +44,10 @@ type BoxData = {
 	traffic?: StateTraffic;
 };
 type MarkData = { kind: string };
-type RouteData = { route: Routed; seen?: EdgeTraffic };
 
 export interface GraphProps {
-	layout: Layout;
-	/** Changes when another scenario is opened: the view fits it again. */
+	layout: Layout & { free: Set<string> };
+	/** Changes when another scenario is opened, or states are added or pasted: the view fits again. */
 	fitKey: string;
 	selected?: string;
 	problems: ReadonlySet<string>;
@@ -60,6 +57,8 @@ export interface GraphProps {
 	traffic?: Overlay;
 	onSelect(state: string | undefined): void;
 	onConnect(from: string, to: string): void;
+	onPlace(state: string, x: number, y: number): void;
+	showMap: boolean;
 }
 
 export function ScenarioGraphView(props: GraphProps) {
@@ -102,19 +101,38 @@ export function ScenarioGraphView(props: GraphProps) {
 				source: route.source,
 				target: route.target,
 				type: 'route',
-				data: { route, seen: traffic?.edges.get(route.id) } satisfies RouteData,
+				data: {
+					route,
+					seen: traffic?.edges.get(route.id),
+					free: layout.free.has(route.id),
+				} satisfies RouteData,
 				selectable: false,
 			})),
 		[layout, traffic],
 	);
+	// Shown while a box is dragged; the store has the position once it is dropped.
+	const [shown, setShown] = useState(nodes);
+	useEffect(() => setShown(nodes), [nodes]);
+	const onNodesChange = (changes: NodeChange[]) =>
+		setShown((now) =>
+			applyNodeChanges(
+				changes.filter((c) => c.type === 'position'),
+				now,
+			),
+		);
 	return (
 		<ReactFlow
-			nodes={nodes}
+			nodes={shown}
 			edges={edges}
 			nodeTypes={NODE_TYPES}
 			edgeTypes={EDGE_TYPES}
-			nodesDraggable={false}
+			onNodesChange={onNodesChange}
+			onNodeDragStop={(_, node) =>
+				node.type === 'state' && props.onPlace(node.id, node.position.x, node.position.y)
+			}
+			connectionRadius={40}
 			fitView
+			fitViewOptions={{ maxZoom: 1.2 }}
 			minZoom={0.1}
 			maxZoom={2}
 			onNodeClick={(_, node) => props.onSelect(node.type === 'state' ? node.id : undefined)}
@@ -127,8 +145,11 @@ export function ScenarioGraphView(props: GraphProps) {
 		>
 			<Background gap={24} />
 			<Controls showInteractive={false} />
-			<MiniMap pannable zoomable />
+			{props.showMap && (
+				<MiniMap pannable zoomable position="bottom-right" style={{ width: 140, height: 100 }} />
+			)}
 			<FitOnOpen fitKey={props.fitKey} layout={layout} />
+			<ReadableOnSelect selected={selected} />
 			<MeasureOnLayout layout={layout} />
 		</ReactFlow>
 	);
@@ -159,7 +180,8 @@ function FitOnOpen({ fitKey, layout }: { fitKey: string; layout: Layout }) {
 	const flow = useReactFlow();
 	useEffect(() => {
 		const frame = requestAnimationFrame(() => {
-			if (layout.nodes.length <= READABLE) return void flow.fitView({ padding: 0.08 });
+			if (layout.nodes.length <= READABLE)
+				return void flow.fitView({ padding: 0.08, maxZoom: 1.2 });
 			const start = layout.edges.find((e) => e.source === START)?.target;
 			const first = new Set([START, ...(start ? [start] : [])]);
 			for (const e of layout.edges) if (e.source === start) first.add(e.target);
@@ -171,8 +193,20 @@ function FitOnOpen({ fitKey, layout }: { fitKey: string; layout: Layout }) {
 	return null;
 }
 
-const StateNode = memo(function StateNode({ data }: NodeProps<Node<BoxData>>) {
+/** A state selected while the view is too small to read is brought up to a size its text reads at. */
+function ReadableOnSelect({ selected }: { selected?: string }) {
+	const flow = useReactFlow();
+	useEffect(() => {
+		if (!selected || flow.getZoom() >= 0.7) return;
+		void flow.fitView({ nodes: [{ id: selected }], minZoom: 0.9, maxZoom: 1, duration: 200 });
+	}, [selected, flow]);
+	return null;
+}
+
+const StateNode = memo(function StateNode({ id, data }: NodeProps<Node<BoxData>>) {
 	const { box, problem, current, visited, traffic } = data;
+	// While an arrow is dragged from another box, this whole box takes it (and lights up under it).
+	const dropZone = useConnection((c) => c.inProgress && c.fromNode.id !== id);
 	const classes = [
 		'state-box',
 		traffic && 'traffic',
@@ -188,7 +222,12 @@ const StateNode = memo(function StateNode({ data }: NodeProps<Node<BoxData>>) {
 			data-testid={`state-${box.name}`}
 			style={traffic && ({ '--traffic-fill': traffic.fill } as CSSProperties)}
 		>
-			<Handle type="target" position={Position.Top} />
+			<Handle
+				type="target"
+				position={Position.Top}
+				isConnectableStart={false}
+				className={dropZone ? 'drop-zone' : undefined}
+			/>
 			<div className="state-name">
 				{box.start && <span className="badge start">start</span>}
 				{box.name}
@@ -229,42 +268,6 @@ const MarkNode = memo(function MarkNode({ data }: NodeProps<Node<MarkData>>) {
 		</div>
 	);
 });
-
-/** dagre's route, smoothed through its bend points as the picture draws it, with its label where dagre left room. */
-function RouteEdge({ data, markerEnd }: EdgeProps<Edge<RouteData>>) {
-	const route = data?.route;
-	const seen = data?.seen;
-	if (!route) return null;
-	return (
-		<>
-			<BaseEdge
-				path={routePath(route.points)}
-				markerEnd={markerEnd}
-				className={`route ${route.kind}`}
-				style={seen && { strokeWidth: seen.width, opacity: seen.count === 0 ? 0.45 : 1 }}
-			/>
-			{(edgeText(route) || seen?.labelled) && (
-				<EdgeLabelRenderer>
-					<div
-						className={`route-label ${route.kind}`}
-						style={{
-							transform: `translate(-50%, -50%) translate(${route.labelX}px, ${route.labelY}px)`,
-						}}
-					>
-						{seen?.labelled && <EdgeCount id={route.id} count={seen.count} />}
-						{edgeText(route)}
-					</div>
-				</EdgeLabelRenderer>
-			)}
-		</>
-	);
-}
-
-function arrowHead(width: number) {
-	const w = Math.max(1, width);
-	const size = Math.round(((18 + 2 * (w - 1)) / w) * 10) / 10;
-	return { type: MarkerType.ArrowClosed, width: size, height: size };
-}
 
 const NODE_TYPES = { state: StateNode, mark: MarkNode };
 const EDGE_TYPES = { route: RouteEdge };

@@ -22,9 +22,7 @@ export function TestClientForm(props: { client: TestClient; onChange(client: Tes
 			<Row label="tags">
 				<TextInput {...field('tags', 'client-tags')} />
 			</Row>
-			<Row label="orders (JSON list)">
-				<JsonInput {...field('orders', 'client-orders')} rows={3} />
-			</Row>
+			<Orders value={client.orders} onChange={(orders) => props.onChange({ ...client, orders })} />
 		</fieldset>
 	);
 }
@@ -85,5 +83,73 @@ export function TranscriptExport(props: { messages: string[] }) {
 				Download
 			</a>
 		</details>
+	);
+}
+
+/** The order fields the scenario's `findOrder` and `{{order.…}}` read (the service's client record). */
+const ORDER_FIELDS = ['order_id', 'status', 'total', 'created_at'] as const;
+
+/** The test client's orders as rows, one field a column; `findOrder` looks them up by `order_id`. */
+function Orders(props: { value: Json | undefined; onChange(orders: Json | undefined): void }) {
+	const rows = (Array.isArray(props.value) ? props.value : []).map((o) =>
+		o && typeof o === 'object' && !Array.isArray(o) ? o : {},
+	);
+	const write = (next: Array<Record<string, Json>>) =>
+		props.onChange(next.length ? next : undefined);
+	return (
+		<div className="orders" data-testid="client-orders">
+			<div className="hint">orders (findOrder finds one by its order_id, or "latest")</div>
+			<table>
+				<thead>
+					<tr>
+						{ORDER_FIELDS.map((f) => (
+							<th key={f}>{f}</th>
+						))}
+						<th />
+					</tr>
+				</thead>
+				<tbody>
+					{rows.map((order, i) => (
+						<tr key={i}>
+							{ORDER_FIELDS.map((f) => (
+								<td key={f}>
+									<input
+										value={order[f] === undefined ? '' : String(order[f])}
+										data-testid={`order-${i}-${f}`}
+										placeholder={f === 'order_id' ? 'ord_1001' : f === 'status' ? 'shipped' : ''}
+										onChange={(e) =>
+											write(
+												rows.map((o, j) =>
+													j === i
+														? {
+																...o,
+																[f]:
+																	f === 'total' &&
+																	e.target.value !== '' &&
+																	!Number.isNaN(Number(e.target.value))
+																		? Number(e.target.value)
+																		: e.target.value,
+															}
+														: o,
+												),
+											)
+										}
+									/>
+								</td>
+							))}
+							<td>
+								<button onClick={() => write(rows.filter((_, j) => j !== i))}>✕</button>
+							</td>
+						</tr>
+					))}
+				</tbody>
+			</table>
+			<button
+				data-testid="add-order"
+				onClick={() => write([...rows, { order_id: '', status: '' }])}
+			>
+				+ order
+			</button>
+		</div>
 	);
 }

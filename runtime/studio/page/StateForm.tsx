@@ -2,12 +2,15 @@ import { useEffect, useState } from 'react';
 
 import { Capture, Timer } from './CaptureForm';
 import { asArray, type Json, type JsonObject } from './draft';
-import { JsonInput, Row, TextInput, binder, withField } from './fields';
+import { ActionsForm } from './ActionsForm';
+import { Row, TextInput, binder, withField } from './fields';
+import { Menu } from './MenuForm';
+import { Call, Choose } from './StepForms';
 import { Transitions } from './TransitionsForm';
 
 /**
  * One state's forms, labelled as the README's format table labels the parts of a state:
- * messages, actions, on, capture, after, fallback, end (and choose and call, as JSON).
+ * messages, actions, menu, on, capture, after, choose, call, fallback, end: every part a form.
  */
 
 export interface StateFormProps {
@@ -31,12 +34,14 @@ export function StateForm(props: StateFormProps) {
 				value={state.messages}
 				onChange={(v) => props.onChange(withField(state, 'messages', v), 'messages')}
 			/>
-			<Row
-				label="actions (run on entry)"
-				hint='[{ "addTags": ["vip"] }, { "handoff": true }, { "findOrder": "latest" }]'
-			>
-				<JsonInput {...field('actions')} />
+			<Row label="actions (run on entry)">
+				<ActionsForm {...field('actions')} testId="state-actions" />
 			</Row>
+			<Menu
+				value={state.menu}
+				states={states}
+				onChange={(v, field) => props.onChange(withField(state, 'menu', v), field)}
+			/>
 			<Transitions
 				value={state.on}
 				states={states}
@@ -52,14 +57,18 @@ export function StateForm(props: StateFormProps) {
 				states={states}
 				onChange={(v, field) => props.onChange(withField(state, 'after', v), field)}
 			/>
-			<Row label="choose (branches decided on entry: when, say, actions, target)">
-				<JsonInput {...field('choose')} />
-			</Row>
-			<Row label="call (runs an n8n workflow on entry: workflow, inputs, store, success, empty, failure, timeout)">
-				<JsonInput {...field('call')} rows={3} />
-			</Row>
+			<Choose
+				value={state.choose}
+				states={states}
+				onChange={(v, field) => props.onChange(withField(state, 'choose', v), field)}
+			/>
+			<Call
+				value={state.call}
+				states={states}
+				onChange={(v, field) => props.onChange(withField(state, 'call', v), field)}
+			/>
 			<Row label="fallback (said here when nothing matched)">
-				<TextInput {...field('fallback')} />
+				<TextInput templated {...field('fallback')} />
 			</Row>
 			<label className="check">
 				<input

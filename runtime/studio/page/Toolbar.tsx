@@ -1,6 +1,9 @@
 import { isDirty, useStudio } from './store';
 
-/** The studio's commands: the file, + State, Undo, Redo, Save, Copy for n8n, Paste JSON, n8n. */
+/**
+ * The studio's commands: New, Open, the file, + State, Undo, Redo, Save, Save As, Copy for n8n,
+ * Paste JSON, n8n. Save is closed only when there is nothing to save, and says so.
+ */
 export function Toolbar() {
 	const files = useStudio((s) => s.files);
 	const source = useStudio((s) => s.source);
@@ -9,15 +12,23 @@ export function Toolbar() {
 	const canUndo = useStudio((s) => s.history.past.length > 0);
 	const canRedo = useStudio((s) => s.history.future.length > 0);
 	const studio = useStudio.getState();
-	const onOpenFile = (file: string) =>
-		(!dirty || confirm('Leave the unsaved changes?')) && void studio.openFile(file);
+	const listed =
+		source.kind === 'file' && !files.includes(source.path) ? [...files, source.path] : files;
+	const leave = () => !dirty || confirm('Leave the unsaved changes?');
+	const onOpenFile = (file: string) => leave() && void studio.openFile(file);
 	const onSave = () => void studio.save().catch((e: Error) => studio.say(e.message));
 	const onCopy = () =>
 		void studio.copy().catch((e: Error) => studio.say(`Copy failed: ${e.message}`));
 	return (
 		<header className="toolbar">
 			<strong>Scenario Studio</strong>
-			{files.length > 0 && (
+			<button data-testid="new" onClick={() => leave() && studio.openDialog('new')}>
+				New
+			</button>
+			<button data-testid="open" onClick={() => leave() && studio.openDialog('open')}>
+				Open
+			</button>
+			{listed.length > 0 && (
 				<select
 					data-testid="file-select"
 					value={source.kind === 'file' ? source.path : ''}
@@ -28,7 +39,7 @@ export function Toolbar() {
 							{source.kind === 'n8n' ? `n8n: ${source.workflowName}` : '(new scenario)'}
 						</option>
 					)}
-					{files.map((f) => (
+					{listed.map((f) => (
 						<option key={f} value={f}>
 							{f.split('/').pop()}
 						</option>
@@ -43,10 +54,14 @@ export function Toolbar() {
 			<button
 				className="primary"
 				data-testid="save"
-				disabled={source.kind === 'new' || !dirty}
+				disabled={!dirty}
+				title={dirty ? undefined : 'Nothing to save: no change since it was opened or saved'}
 				onClick={onSave}
 			>
-				{source.kind === 'n8n' ? 'Save to n8n' : 'Save'}
+				{source.kind === 'n8n' ? 'Save to n8n' : source.kind === 'new' ? 'Save…' : 'Save'}
+			</button>
+			<button data-testid="save-as" onClick={() => studio.openDialog('saveAs')}>
+				Save As…
 			</button>
 			<button data-testid="copy-n8n" onClick={onCopy}>
 				Copy for n8n
@@ -58,7 +73,7 @@ export function Toolbar() {
 				Open from n8n
 			</button>
 			<span className="status" data-testid="status">
-				{dirty ? '● unsaved · ' : ''}
+				{dirty ? '● unsaved · ' : 'no changes to save · '}
 				{status}
 			</span>
 		</header>

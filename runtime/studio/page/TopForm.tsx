@@ -1,5 +1,7 @@
 import { stateNames, type Draft } from './draft';
-import { JsonInput, ListInput, NumberInput, Row, TargetSelect, TextInput, binder } from './fields';
+import { asObject, type Json } from './draft';
+import { ListInput, NumberInput, Row, TargetSelect, TextInput, binder, withField } from './fields';
+import { Transitions } from './TransitionsForm';
 
 /** The scenario's top level, labelled as the README's format table labels it. */
 export function TopForm(props: { draft: Draft; onChange(draft: Draft, field: string): void }) {
@@ -34,18 +36,72 @@ export function TopForm(props: { draft: Draft; onChange(draft: Draft, field: str
 				/>
 			</Row>
 			<Row label="fallback (said when nothing matched)">
-				<TextInput {...field('fallback')} />
+				<TextInput templated {...field('fallback')} />
 			</Row>
-			<Row label='keywords (transitions tried first in every state, such as "stop" or "human")'>
-				<JsonInput {...field('keywords')} rows={4} />
+			<Row label="first message (when it already answers the start state)">
+				<select
+					value={draft.firstMessage === 'greet' ? 'greet' : 'answer'}
+					data-testid="field-firstMessage"
+					onChange={(e) =>
+						field('firstMessage').onChange(e.target.value === 'greet' ? 'greet' : undefined)
+					}
+				>
+					<option value="answer">greet, then handle it (default)</option>
+					<option value="greet">only greet</option>
+				</select>
 			</Row>
-			<Row label="workflows (the n8n workflows call steps may name)">
-				<JsonInput {...field('workflows')} rows={2} />
-			</Row>
+			<Transitions
+				value={draft.keywords}
+				states={stateNames(draft)}
+				legend='keywords (transitions tried first in every state, such as "stop" or "human")'
+				testId="keyword"
+				onChange={(v) => field('keywords').onChange(v)}
+			/>
+			<Workflows value={draft.workflows} onChange={(v) => field('workflows').onChange(v)} />
 			<p className="hint">
 				Click a state on the graph to edit it; drag from a state's lower handle to another state to
 				connect them.
 			</p>
 		</div>
+	);
+}
+
+/** `workflows`: the n8n workflows call steps may name, each with a description and the fields it returns. */
+function Workflows(props: { value: Json | undefined; onChange(value: Json | undefined): void }) {
+	const rows = Object.entries(asObject(props.value));
+	const write = (next: Array<[string, Json]>) =>
+		props.onChange(next.length ? Object.fromEntries(next) : undefined);
+	return (
+		<fieldset data-testid="workflows">
+			<legend>workflows (the n8n workflows call steps may name)</legend>
+			{rows.map(([name, value], i) => {
+				const about = asObject(value);
+				const set = (key: string, v: Json | undefined) =>
+					write(rows.map((r, j) => (j === i ? [name, withField(about, key, v)] : r)));
+				return (
+					<div className="inline" key={i}>
+						<input
+							value={name}
+							placeholder="name"
+							onChange={(e) => write(rows.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))}
+						/>
+						<TextInput
+							value={about.description}
+							placeholder="what it does"
+							onChange={(v) => set('description', v)}
+						/>
+						<ListInput
+							value={about.returns}
+							placeholder="returns: status, total"
+							onChange={(v) => set('returns', v === undefined || Array.isArray(v) ? v : [v])}
+						/>
+						<button onClick={() => write(rows.filter((_, j) => j !== i))}>✕</button>
+					</div>
+				);
+			})}
+			<button onClick={() => write([...rows, [`workflow-${rows.length + 1}`, {}]])}>
+				+ workflow
+			</button>
+		</fieldset>
 	);
 }

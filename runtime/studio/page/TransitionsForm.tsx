@@ -1,13 +1,7 @@
+import { ActionsAndTarget } from './ActionsForm';
+import { GuardsForm } from './GuardsForm';
 import { asArray, asObject, type Json } from './draft';
-import {
-	ActionsAndTarget,
-	JsonInput,
-	ListInput,
-	RangeInput,
-	Row,
-	TextInput,
-	withField,
-} from './fields';
+import { ListInput, RangeInput, Row, TextInput, withField } from './fields';
 
 /** A state's `on`: its transitions in order, each a match, optional guards and actions, a target. */
 
@@ -17,13 +11,19 @@ export function Transitions(props: {
 	value: Json | undefined;
 	states: string[];
 	onChange(value: Json | undefined, field: string): void;
+	/** Keywords (the top level's) or a state's `on`. */
+	legend?: string;
+	testId?: string;
 }) {
+	const base = props.testId ?? 'transition';
 	const list = asArray(props.value);
 	const update = (next: Json[], field: string) =>
 		props.onChange(next.length ? next : undefined, field);
 	return (
 		<fieldset>
-			<legend>on (transitions tried in order: match, optional when, actions, target)</legend>
+			<legend>
+				{props.legend ?? 'on (transitions tried in order: match, optional when, actions, target)'}
+			</legend>
 			{list.map((item, i) => {
 				const t = asObject(item);
 				const change = (key: string, value: Json | undefined) =>
@@ -32,16 +32,24 @@ export function Transitions(props: {
 						`on${i}.${key}`,
 					);
 				return (
-					<div className="transition" key={i} data-testid={`transition-${i}`}>
-						<MatchInput value={t.match} onChange={(m) => change('match', m)} index={i} />
-						<Row label="when">
-							<JsonInput value={t.when} onChange={(v) => change('when', v)} />
+					<div className="transition" key={i} data-testid={`${base}-${i}`}>
+						<MatchInput
+							value={t.match}
+							onChange={(m) => change('match', m)}
+							testId={`${base}-${i}`}
+						/>
+						<Row label="when (all must hold)">
+							<GuardsForm
+								value={t.when}
+								onChange={(v) => change('when', v)}
+								testId={`${base}-${i}-when`}
+							/>
 						</Row>
 						<ActionsAndTarget
 							part={t}
 							states={props.states}
 							change={change}
-							testId={`transition-${i}-target`}
+							testId={`${base}-${i}-target`}
 						/>
 						<button
 							className="danger small"
@@ -58,8 +66,8 @@ export function Transitions(props: {
 				);
 			})}
 			<button
-				data-testid="add-transition"
-				onClick={() => update([...list, { match: { equals: 'yes' } }], 'on-add')}
+				data-testid={`add-${base}`}
+				onClick={() => update([...list, { match: { equals: '' } }], 'on-add')}
 			>
 				+ transition
 			</button>
@@ -70,7 +78,7 @@ export function Transitions(props: {
 function MatchInput(props: {
 	value: Json | undefined;
 	onChange(value: Json): void;
-	index: number;
+	testId: string;
 }) {
 	const match = asObject(props.value);
 	const kind = MATCH_KINDS.find((k) => k in match) ?? 'equals';
@@ -86,7 +94,7 @@ function MatchInput(props: {
 				<select
 					value={kind}
 					onChange={(e) => switchTo(e.target.value)}
-					data-testid={`transition-${props.index}-kind`}
+					data-testid={`${props.testId}-kind`}
 				>
 					{MATCH_KINDS.map((k) => (
 						<option key={k}>{k}</option>
@@ -96,7 +104,8 @@ function MatchInput(props: {
 					<ListInput
 						value={match[kind]}
 						onChange={(v) => props.onChange(withField(match, kind, v ?? ''))}
-						testId={`transition-${props.index}-text`}
+						testId={`${props.testId}-text`}
+						placeholder="yes, y, sure (any of them matches)"
 					/>
 				)}
 				{kind === 'regex' && (

@@ -25,16 +25,26 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<T |
 export interface Session {
 	files: string[];
 	traffic: boolean;
+	/** The folder whose .json files the studio opens, saves and creates. */
+	root?: string;
 }
 
 export const hasToken = () => token !== '';
 export const session = async () =>
 	(await call<Session>('GET', '/api/session')) ?? { files: [], traffic: false };
-export const readScenarioFile = async (path: string) =>
-	(await call<{ path: string; text: string }>('GET', `/api/file?path=${encodeURIComponent(path)}`))
-		?.text ?? '';
-export const writeScenarioFile = (path: string, text: string) =>
-	call('PUT', `/api/file?path=${encodeURIComponent(path)}`, text);
+/** The file's text; undefined for a path with no file yet (created on its first save). */
+export const readScenarioFile = async (path: string, what: 'file' | 'layout' = 'file') =>
+	(
+		await call<{ path: string; text?: string }>(
+			'GET',
+			`/api/${what}?path=${encodeURIComponent(path)}`,
+		)
+	)?.text;
+export const writeScenarioFile = (path: string, text: string, what: 'file' | 'layout' = 'file') =>
+	call<{ path: string }>('PUT', `/api/${what}?path=${encodeURIComponent(path)}`, text);
+/** The scenario files inside the studio's folder, relative to it. */
+export const folderFiles = async () =>
+	(await call<{ root?: string; files: string[] }>('GET', '/api/files')) ?? { files: [] };
 /** A period's traffic per state and edge, when the studio was given a state store; undefined otherwise. */
 export const traffic = (scenario: string, from: string, to: string) =>
 	call<Traffic & { from: string; to: string }>(

@@ -10,6 +10,8 @@ import {
 	type ScenarioGraph,
 	type ScenarioIssue,
 } from './runtime-bridge';
+import { reachWarnings } from './reach';
+import { withPositions, type Positions } from './positions';
 import { draftOf, useStudio } from './store';
 
 /** The room a box's traffic line takes. */
@@ -17,21 +19,34 @@ const TRAFFIC_LINE = 24;
 
 export interface Drawing {
 	issues: ScenarioIssue[];
+	/** States nothing leads to, and dead ends. */
+	warnings: ScenarioIssue[];
 	/** The states the problems are in. */
 	problemStates: Set<string>;
 	graph: ScenarioGraph;
-	layout: Layout;
+	/** dagre's layout, with the boxes the designer placed where they were put. */
+	layout: Layout & { free: Set<string> };
 }
 
 /** The last drawing (one, never more): the next draft with the same graph keeps its layout. */
-let last: { draft: Draft; withTraffic: boolean; graphKey: string; drawing: Drawing } | undefined;
+let last:
+	| {
+			draft: Draft;
+			withTraffic: boolean;
+			positions: Positions;
+			graphKey: string;
+			laidOut: Layout;
+			drawing: Drawing;
+	  }
+	| undefined;
 
 /**
  * The draft's problems, and its graph laid out when the graph changed; with traffic, each box has
  * room for its counts. Computed once per draft for every part of the screen that shows it.
  */
-function drawingOf(draft: Draft, withTraffic: boolean): Drawing {
-	if (last?.draft === draft && last.withTraffic === withTraffic) return last.drawing;
+function drawingOf(draft: Draft, withTraffic: boolean, positions: Positions): Drawing {
+	if (last?.draft === draft && last.withTraffic === withTraffic && last.positions === positions)
+		return last.drawing;
 	const issues = validateScenario(draft).issues;
 	const problemStates = new Set(
 		issues.map((i) => stateOfPath(i.path)).filter((s): s is string => !!s),
@@ -39,12 +54,14 @@ function drawingOf(draft: Draft, withTraffic: boolean): Drawing {
 	const graph = scenarioGraph(draft);
 	const graphKey = JSON.stringify(graph);
 	const kept = last?.withTraffic === withTraffic && last.graphKey === graphKey;
-	const layout =
+	const laidOut =
 		kept && last
-			? last.drawing.layout
+			? last.laidOut
 			: layoutGraph(graph, withTraffic ? { height: (box) => boxHeight(box) + TRAFFIC_LINE } : {});
-	const drawing = { issues, problemStates, graph, layout };
-	last = { draft, withTraffic, graphKey, drawing };
+	const layout =
+		kept && last?.positions === positions ? last.drawing.layout : withPositions(laidOut, positions);
+	const drawing = { issues, warnings: reachWarnings(draft), problemStates, graph, layout };
+	last = { draft, withTraffic, positions, graphKey, laidOut, drawing };
 	return drawing;
 }
 
@@ -52,5 +69,6 @@ function drawingOf(draft: Draft, withTraffic: boolean): Drawing {
 export function useDrawing(): Drawing {
 	const draft = useStudio(draftOf);
 	const withTraffic = useStudio((s) => s.traffic.available);
-	return useMemo(() => drawingOf(draft, withTraffic), [draft, withTraffic]);
+	const positions = useStudio((s) => s.positions);
+	return useMemo(() => drawingOf(draft, withTraffic, positions), [draft, withTraffic, positions]);
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 
 import { asObject, type Json, type JsonObject } from './draft';
+import { PlaceholderPicker } from './Placeholders';
 
 /** Form inputs bound to one field of the draft; an empty input removes its optional field. */
 
@@ -34,15 +35,38 @@ export function Row(props: { label: string; hint?: string; children: ReactNode }
 	);
 }
 
+/** A text; a text the bot sends (`templated`, or any multi-line one) has the `{{…}}` picker beside it. */
 export function TextInput(props: {
 	value: Json | undefined;
 	onChange(value: string | undefined): void;
 	multiline?: boolean;
+	templated?: boolean;
 	testId?: string;
 	placeholder?: string;
 }) {
 	const value = typeof props.value === 'string' ? props.value : '';
 	const change = (text: string) => props.onChange(text === '' ? undefined : text);
+	const input = <PlainText {...props} value={value} change={change} />;
+	if (!props.multiline && !props.templated) return input;
+	return (
+		<span className="with-picker">
+			{input}
+			<PlaceholderPicker
+				onPick={(p) => change(value + p)}
+				testId={props.testId && `${props.testId}-placeholder`}
+			/>
+		</span>
+	);
+}
+
+function PlainText(props: {
+	value: string;
+	change(text: string): void;
+	multiline?: boolean;
+	testId?: string;
+	placeholder?: string;
+}) {
+	const { value, change } = props;
 	return props.multiline ? (
 		<textarea
 			value={value}
@@ -90,6 +114,7 @@ export function ListInput(props: {
 	value: Json | undefined;
 	onChange(value: string | string[] | undefined): void;
 	testId?: string;
+	placeholder?: string;
 }) {
 	const shown = Array.isArray(props.value)
 		? props.value.join(', ')
@@ -105,6 +130,7 @@ export function ListInput(props: {
 		<input
 			value={text}
 			data-testid={props.testId}
+			placeholder={props.placeholder}
 			onChange={(e) => {
 				setText(e.target.value);
 				const items = e.target.value
@@ -150,7 +176,10 @@ export function TargetSelect(props: {
 	);
 }
 
-/** Any JSON value, for the parts with no form of their own (guards, actions, branches, calls). */
+/**
+ * Any JSON value, for those who want it. Text that is not JSON is kept in the draft as typed (a
+ * string), so nothing is dropped and validation lists it with its path.
+ */
 export function JsonInput(props: {
 	value: Json | undefined;
 	onChange(value: Json | undefined): void;
@@ -159,9 +188,11 @@ export function JsonInput(props: {
 }) {
 	const shown = props.value === undefined ? '' : JSON.stringify(props.value);
 	const [text, setText] = useState(shown);
-	const [bad, setBad] = useState(false);
+	const bad = text.trim() !== '' && !parses(text);
 	useEffect(() => {
-		if (!bad && text !== shown) setText(shown);
+		if (typeof props.value === 'string' && props.value === text) return;
+		if (text !== shown)
+			setText(typeof props.value === 'string' && !parses(props.value) ? props.value : shown);
 	}, [shown]);
 	return (
 		<textarea
@@ -171,19 +202,22 @@ export function JsonInput(props: {
 			data-testid={props.testId}
 			onChange={(e) => {
 				setText(e.target.value);
-				if (e.target.value.trim() === '') {
-					setBad(false);
-					return props.onChange(undefined);
-				}
-				try {
-					props.onChange(JSON.parse(e.target.value) as Json);
-					setBad(false);
-				} catch {
-					setBad(true);
-				}
+				if (e.target.value.trim() === '') return props.onChange(undefined);
+				props.onChange(
+					parses(e.target.value) ? (JSON.parse(e.target.value) as Json) : e.target.value,
+				);
 			}}
 		/>
 	);
+}
+
+function parses(text: string): boolean {
+	try {
+		JSON.parse(text);
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 /** `{ "min"?, "max"? }`, inclusive: a number matcher's or a number check's range. */
@@ -195,30 +229,6 @@ export function RangeInput(props: { value: Json | undefined; onChange(value: Jso
 			<NumberInput value={range.min} onChange={(v) => props.onChange(withField(range, 'min', v))} />
 			max{' '}
 			<NumberInput value={range.max} onChange={(v) => props.onChange(withField(range, 'max', v))} />
-		</>
-	);
-}
-
-/** The `actions` and `target` that end a transition, a capture or a timer. */
-export function ActionsAndTarget(props: {
-	part: JsonObject;
-	states: string[];
-	change(key: 'actions' | 'target', value: Json | undefined): void;
-	testId?: string;
-}) {
-	return (
-		<>
-			<Row label="actions">
-				<JsonInput value={props.part.actions} onChange={(v) => props.change('actions', v)} />
-			</Row>
-			<Row label="target">
-				<TargetSelect
-					value={props.part.target}
-					states={props.states}
-					onChange={(v) => props.change('target', v)}
-					testId={props.testId}
-				/>
-			</Row>
 		</>
 	);
 }

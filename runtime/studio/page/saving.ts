@@ -32,8 +32,10 @@ export async function prepareSave(
 	const raised = next.version !== version ? `version raised to ${String(next.version)}` : '';
 	if (source.kind === 'file') {
 		const after = await formatScenario(next);
-		const original = await api.readScenarioFile(source.path);
-		const before = await formatScenario(JSON.parse(original) as Draft).catch(() => original);
+		const original = (await api.readScenarioFile(source.path)) ?? '';
+		const before = original
+			? await formatScenario(JSON.parse(original) as Draft).catch(() => original)
+			: '';
 		const relaid =
 			before !== original &&
 			'the file is written in the standard layout (Prettier), so lines laid out by hand may move';
@@ -45,7 +47,7 @@ export async function prepareSave(
 			write: async () => {
 				await api.writeScenarioFile(source.path, after);
 			},
-			done: `Saved ${source.path}`,
+			done: original ? `Saved ${source.path}` : `Created ${source.path}`,
 		};
 	}
 	if (source.kind === 'n8n') {

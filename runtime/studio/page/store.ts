@@ -2,6 +2,8 @@ import { create } from 'zustand';
 
 import * as api from './api';
 import { NEW_SCENARIO, type Draft } from './draft';
+import { drawnPositions, loadPositions, savePositions, type Positions } from './positions';
+import { BLANK } from './templates';
 import { addState, connect, freeName, withVersionRaised } from './edits';
 import { historyReducer, startHistory, type History } from './history';
 import { prepareSave, type Pending, type Source } from './saving';
@@ -14,7 +16,7 @@ import type { Traffic } from './runtime-bridge';
  */
 
 export type Tab = 'form' | 'json' | 'chat';
-type Dialog = 'paste' | 'n8n';
+type Dialog = 'paste' | 'n8n' | 'new' | 'open' | 'saveAs';
 
 export interface Period {
 	from: string;
@@ -33,6 +35,8 @@ interface StudioState {
 	/** Counts scenarios opened, so the graph fits each one. */
 	opened: number;
 	files: string[];
+	/** Where the designer put boxes, by state: kept beside the file (`bot.layout.json`). */
+	positions: Positions;
 	selected?: string;
 	tab: Tab;
 	/** The preview chat's states: where it is, where it has been. */
@@ -59,7 +63,11 @@ interface StudioActions {
 	/** The document: opened from somewhere, written, the files the studio was opened on. */
 	load(next: Draft, from: Source, baseline?: Draft): void;
 	openFile(path: string): Promise<void>;
+	/** A new scenario, not saved anywhere yet (Save asks where). */
+	startNew(draft: Draft): void;
 	save(): Promise<void>;
+	saveAs(path: string): Promise<void>;
+	place(state: string, x: number, y: number): void;
 	copy(): Promise<void>;
 	setFiles(files: string[]): void;
 	/** Selection and the side panel. */
@@ -82,6 +90,7 @@ export const useStudio = create<Studio>()((set, get) => ({
 	saved: NEW_SCENARIO,
 	opened: 0,
 	files: [],
+	positions: {},
 	tab: 'form',
 	lit: { visited: new Set() },
 	status: '',
@@ -113,25 +122,45 @@ export const useStudio = create<Studio>()((set, get) => ({
 			saved: baseline,
 			source: from,
 			selected: undefined,
+			positions: {},
 			opened: s.opened + 1,
 		})),
 	openFile: async (path) => {
 		const text = await api.readScenarioFile(path);
+		if (text === undefined) {
+			// A path with no file yet: a blank scenario, named after it, created on its first save.
+			const id = (path.split(/[\\/]/).pop() ?? 'my-bot').replace(/\.json$/, '');
+			get().load({ ...BLANK, id }, { kind: 'file', path }, {});
+			return get().say(`${path} is new: it is created on the first save`);
+		}
 		try {
 			get().load(JSON.parse(text) as Draft, { kind: 'file', path });
+			set({ positions: await loadPositions(path) });
 			get().say('');
 		} catch (error) {
 			get().say(`${path} is not JSON: ${(error as Error).message}`);
 		}
 	},
+	// Baseline {}: a new scenario is unsaved from the start, so Save is open.
+	startNew: (draft) => get().load(draft, { kind: 'new' }, {}),
+	saveAs: async (path) => {
+		set({ source: { kind: 'file', path }, dialog: undefined });
+		await get().save();
+	},
+	// Every box stays where it is drawn now, not only the one moved: dagre re-flows nothing after.
+	place: (state, x, y) =>
+		set((s) => ({ positions: { ...drawnPositions(), ...s.positions, [state]: { x, y } } })),
 	save: async () => {
 		const { source, saved } = get();
+		if (source.kind === 'new') return set({ dialog: 'saveAs' });
 		const draft = get().history.present;
 		const next = withVersionRaised(draft, saved);
 		const saving = await prepareSave(source, next, saved, draft.version);
 		if (!saving) return;
 		const write = async () => {
 			const said = await saving.write();
+			const { source: to, positions } = get();
+			if (to.kind === 'file') await savePositions(to.path, positions, next);
 			get().change(next);
 			set({ saved: next, status: said || saving.done });
 		};

@@ -8,8 +8,9 @@ import { readTraffic, trafficPeriod } from '../../scenarios/offline/traffic-read
 import { startStudio, type RunningStudio, type StudioOptions } from './server';
 
 export const STUDIO_USAGE = `  studio [FILE...]   the Scenario Studio in your browser: the scenario as a graph, forms, JSON,
-                     problems, a preview chat; saves to the files given and nowhere else
-                     (--port N, default 5680; --host, default 127.0.0.1;
+                     problems, a preview chat; opens, saves and creates .json files inside
+                     the current folder (--dir another) and nowhere else; a FILE not there
+                     yet is created on its first save (--port N, default 5680; --host, default 127.0.0.1;
                       --store <sqlite file | redis URL | postgres URL>: the traffic of a period on the graph,
                       read from the state store without writing to it)`;
 
@@ -32,9 +33,20 @@ export async function studioCommand(
 	args: StudioArgs,
 	io: StudioIo,
 ): Promise<RunningStudio | number> {
-	const missing = args.positionals.filter((file) => !existsSync(file));
-	if (missing.length > 0) {
-		io.err(`No such file: ${missing.join(', ')}\n`);
+	const root = typeof args.values.dir === 'string' ? args.values.dir : process.cwd();
+	if (!existsSync(root)) {
+		io.err(`--dir: no such folder: ${root}\n`);
+		return 2;
+	}
+	// A file not there yet is a new scenario, created on its first save: inside the folder only.
+	const outside = args.positionals.filter(
+		(file) =>
+			!existsSync(file) && path.relative(path.resolve(root), path.resolve(file)).startsWith('..'),
+	);
+	if (outside.length > 0) {
+		io.err(
+			`No such file: ${outside.join(', ')} (a new file must be inside ${path.resolve(root)}; --dir names another folder)\n`,
+		);
 		return 2;
 	}
 	const port = args.values.port === undefined ? 5680 : Number(args.values.port);
@@ -54,6 +66,7 @@ export async function studioCommand(
 	try {
 		studio = await startStudio({
 			files: args.positionals,
+			root,
 			pageDir: pageDir(),
 			host,
 			port,
@@ -64,8 +77,8 @@ export async function studioCommand(
 		throw error;
 	}
 	io.out(`Scenario Studio: ${studio.url}\n`);
-	if (args.positionals.length > 0) io.out(`Saves only to: ${args.positionals.join(', ')}\n`);
-	else io.out('No file given: the studio starts a new scenario (Copy for n8n to keep it)\n');
+	if (args.positionals.length > 0) io.out(`Opened: ${args.positionals.join(', ')}\n`);
+	io.out(`Opens, saves and creates .json files inside ${path.resolve(root)} and nowhere else\n`);
 	// Where only: a Redis URL's password is never printed.
 	if (store) io.out(`Traffic from: ${store.where} (read only)\n`);
 	io.out('Ctrl-C stops it.\n');
@@ -108,7 +121,12 @@ export async function runStudioCli(argv: readonly string[], io: StudioIo): Promi
 		args = parseArgs({
 			args: [...argv],
 			allowPositionals: true,
-			options: { port: { type: 'string' }, host: { type: 'string' }, store: { type: 'string' } },
+			options: {
+				port: { type: 'string' },
+				host: { type: 'string' },
+				store: { type: 'string' },
+				dir: { type: 'string' },
+			},
 		});
 	} catch (error) {
 		io.err(`${(error as Error).message}\n`);

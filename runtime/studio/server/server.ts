@@ -1,9 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- the studio server runs in a terminal, never loaded by n8n */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the studio server runs in a terminal, never loaded by n8n */
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
+import { FileError, StudioFiles } from './file-routes';
 import { OpenedFiles, TOKEN_HEADER, hostAllowed, newToken, tokenMatches } from './guard';
 import { N8nError, openWorkflow, saveScenarioNode, type N8nTarget } from './n8n-api';
 
@@ -15,6 +16,11 @@ import { N8nError, openWorkflow, saveScenarioNode, type N8nTarget } from './n8n-
 
 export interface StudioOptions {
 	files: readonly string[];
+	/**
+	 * The folder the studio was started for: its .json files may be listed, opened, saved and
+	 * created too. Without it, only `files`.
+	 */
+	root?: string;
 	/** The built page: index.html, studio.js, studio.css and chunks/. */
 	pageDir: string;
 	host?: string;
@@ -58,10 +64,14 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
 	const host = options.host ?? '127.0.0.1';
 	const token = options.token ?? newToken();
 	const opened = new OpenedFiles(options.files.map((f) => path.resolve(f)));
+	const files = new StudioFiles(opened, options.root);
 	let port = 0;
 	const server = createServer((req, res) => {
 		handle(req, res).catch((error: unknown) => {
-			const status = error instanceof HttpError || error instanceof N8nError ? error.status : 500;
+			const status =
+				error instanceof HttpError || error instanceof N8nError || error instanceof FileError
+					? error.status
+					: 500;
 			send(res, status, { error: (error as Error).message });
 		});
 	});
@@ -78,7 +88,7 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
 			return send(res, 401, {
 				error: 'The studio token is missing or wrong: open the address the command printed',
 			});
-		return api(req, res, url, options, opened);
+		return api(req, res, url, options, files);
 	}
 
 	await new Promise<void>((resolve, reject) => {
@@ -105,19 +115,28 @@ async function api(
 	res: ServerResponse,
 	url: URL,
 	options: StudioOptions,
-	opened: OpenedFiles,
+	files: StudioFiles,
 ): Promise<void> {
 	const route = `${req.method} ${url.pathname}`;
 	switch (route) {
 		case 'GET /api/session':
-			return send(res, 200, { files: opened.files, traffic: Boolean(options.traffic) });
-		case 'GET /api/file': {
-			const file = opened.resolve(url.searchParams.get('path') ?? '');
-			if (!file) throw new HttpError(403, 'The studio reads only the files it was opened on');
-			return send(res, 200, { path: file, text: await readFile(file, 'utf8') });
-		}
+			return send(res, 200, {
+				files: options.files.map((f) => path.resolve(f)),
+				traffic: Boolean(options.traffic),
+				...(files.root ? { root: files.root } : {}),
+			});
+		case 'GET /api/files':
+			return send(res, 200, { root: files.root, files: await files.list() });
+		case 'GET /api/file':
+		case 'GET /api/layout':
+			return send(res, 200, await files.read(pathOf(url), url.pathname === '/api/layout'));
 		case 'PUT /api/file':
-			return send(res, 200, await saveFile(opened, url, await body(req)));
+		case 'PUT /api/layout':
+			return send(
+				res,
+				200,
+				await files.write(pathOf(url), await body(req), url.pathname === '/api/layout'),
+			);
 		case 'GET /api/traffic': {
 			if (!options.traffic) return send(res, 204);
 			return send(res, 200, await options.traffic(trafficAsked(url.searchParams)));
@@ -138,20 +157,7 @@ async function api(
 	}
 }
 
-async function saveFile(opened: OpenedFiles, url: URL, content: string) {
-	const file = opened.resolve(url.searchParams.get('path') ?? '');
-	if (!file) throw new HttpError(403, 'The studio writes only the files it was opened on');
-	try {
-		JSON.parse(content);
-	} catch (error) {
-		throw new HttpError(400, `Not saved: the content is not JSON (${(error as Error).message})`);
-	}
-	// Written beside, then renamed over: a reader never sees half a file.
-	const temporary = `${file}.studio-${process.pid}.tmp`;
-	await writeFile(temporary, content, 'utf8');
-	await rename(temporary, file);
-	return { path: file, bytes: Buffer.byteLength(content) };
-}
+const pathOf = (url: URL) => url.searchParams.get('path') ?? '';
 
 class HttpError extends Error {
 	constructor(
