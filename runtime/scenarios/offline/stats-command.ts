@@ -100,15 +100,32 @@ function statsTable(report: AnalyticsReport): string {
 
 function versionTable(v: VersionFunnel): string {
 	const period = v.from === v.to ? v.from : `${v.from} to ${v.to}`;
-	const header = ['state', 'entered', 'drop-off', 'share', 'to next', 'now', 'went on to'];
+	const header = [
+		'state',
+		'reached',
+		'visits',
+		'ended',
+		'handed off',
+		'dropped',
+		'share',
+		'active',
+	];
+	header.push('to next', 'now', 'went on to');
 	const rows = v.states.map((s) => [
 		s.state,
-		String(s.entered),
-		String(s.dropOff),
+		String(s.reached),
+		String(s.visits),
+		String(s.completed),
+		String(s.handedOff),
+		String(s.dropped),
 		pct(s.dropOffShare),
+		String(s.inProgress),
 		duration(s.medianToNextMs),
 		String(s.now),
-		s.edges.map((e) => `${e.to} ${e.count}`).join(', '),
+		[
+			...s.edges.map((e) => `${e.to} ${e.count}`),
+			...s.keywordEdges.map((e) => `${e.to} ${e.count} (keyword)`),
+		].join(', '),
 	]);
 	const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 	const line = (cells: string[]) =>
