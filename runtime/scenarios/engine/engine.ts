@@ -164,7 +164,8 @@ export class ScenarioEngine {
 			const compiled = this.scenarios.get(id);
 			return compiled && stateOrder(compiled.document);
 		};
-		return await readAnalytics(this.store, { ...query, scope: this.scope, order });
+		const now = query.now ?? this.clock.now();
+		return await readAnalytics(this.store, { ...query, now, scope: this.scope, order });
 	}
 
 	/**
