@@ -15,7 +15,7 @@ export function stateOrder(doc: ScenarioDocument): { mainPath: string[]; states:
  * end. Give-ups, timers, keywords and failures are side ways, taken only when nothing else leads
  * on. The conversation's end is the path's last step when a state ends it.
  */
-export function mainPath(doc: ScenarioDocument): string[] {
+function mainPath(doc: ScenarioDocument): string[] {
 	const ways = new Map<string, Array<{ to: string; side: boolean }>>();
 	walkScenario(doc, {
 		step: (visit, site) => {

@@ -9,8 +9,6 @@ import {
 } from './counter-keys';
 import { cmp, funnelOf, type FunnelSummary, type StateFunnel } from './funnel';
 
-export type { FunnelSummary, StateFunnel } from './funnel';
-
 /**
  * The funnel read from the analytics counters (tally.ts): per scenario version,
  * per state what came in, what stopped there and where the rest went, and a summary. No n8n here:
@@ -31,7 +29,7 @@ export interface AnalyticsQuery {
 	now?: number;
 }
 
-export const DEFAULT_QUIET_MS = 24 * 3_600_000;
+const DEFAULT_QUIET_MS = 24 * 3_600_000;
 
 /** A scenario's states for the reading: its main path first (main-path.ts), then the others. */
 export interface StateOrder {
@@ -59,14 +57,7 @@ export interface AnalyticsReport {
 }
 
 /** Where the conversations that reached a state stand: a funnel's bar. */
-export interface StateStops {
-	reached: number;
-	visits: number;
-	completed: number;
-	handedOff: number;
-	dropped: number;
-	inProgress: number;
-}
+type StateStops = Pick<StateFunnel, (typeof STOPS)[number]>;
 
 /**
  * The diagram's traffic overlay: per state the conversations that reached it ("entered") and

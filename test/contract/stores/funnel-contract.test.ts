@@ -17,10 +17,10 @@ const SHOP = scenario(
 			capture: {
 				into: 'email',
 				check: 'email',
-				retry: 'Not an email',
+				retry: 'Again?',
 				retries: 1,
-				giveUp: { target: 'agent' },
 				target: 'done',
+				giveUp: { target: 'agent' },
 			},
 		},
 		agent: { messages: ['A person will answer'], actions: [{ handoff: true }] },
