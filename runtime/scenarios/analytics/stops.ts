@@ -1,5 +1,4 @@
 import { field, sameVersion, type ScenarioRef } from './counter-keys';
-import type { StepFacts, Tally, TalliedRecord } from './tally';
 
 /**
  * Where a conversation stopped, kept exact by counters: each conversation holds one "stop"
@@ -17,11 +16,25 @@ export interface Stop {
 
 const MINUTE_MS = 60_000;
 
+/** What a stop reads of a record (tally.ts's TalliedRecord, which imports this file). */
+interface StoppedRecord {
+	scenario: ScenarioRef;
+	snapshot: { value: string; context: { handedOff: boolean } };
+	ended: boolean;
+	reached?: Readonly<Record<string, string>>;
+	stop?: Stop;
+}
+
+/** Where a stop is counted (tally.ts's Tally). */
+interface StopTally {
+	add(scenario: ScenarioRef, name: string, n: number, day?: string): void;
+}
+
 export function countStop(
-	tally: Tally,
-	before: TalliedRecord | undefined,
-	after: TalliedRecord,
-	step: { started: boolean; moved: boolean; event: StepFacts['event'] | undefined; now: number },
+	tally: StopTally,
+	before: StoppedRecord | undefined,
+	after: StoppedRecord,
+	step: { started: boolean; moved: boolean; event: string | undefined; now: number },
 ): void {
 	const old = before?.stop;
 	const state = after.snapshot.value;

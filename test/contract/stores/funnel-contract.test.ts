@@ -101,7 +101,7 @@ describe.each(backends)('funnel counters: $name', (backend) => {
 		await chat.say('hi');
 		await chat.say('order');
 		chat.time += 24 * HOUR;
-		expect(await chat.say('nope')).toEqual(['Not an email']);
+		expect(await chat.say('nope')).toEqual(['Again?']);
 		const days = async (from: string, to: string) => {
 			const report = await chat.engine.analytics({ from, to, now: chat.time, quietMs: HOUR });
 			const ask = report.versions[0].states.find((s) => s.state === 'ask');
