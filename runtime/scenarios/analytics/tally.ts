@@ -97,7 +97,7 @@ const NOTE_COUNTERS: Record<StepNote, string | undefined> = {
 };
 
 /** A step's counts per scenario version (usually one), built without a closure or a search. */
-export class Tally {
+class Tally {
 	readonly counts: VersionCounts[] = [];
 
 	constructor(readonly today: string) {}
