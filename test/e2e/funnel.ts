@@ -18,12 +18,16 @@ function comparable(report: AnalyticsReport) {
 	return report.versions.map((v) => ({
 		scenario: v.scenario,
 		version: v.version,
-		states: v.states.map(({ state, entered, dropOff, edges, now }) => ({
-			state,
-			entered,
-			dropOff,
-			edges,
-			now,
+		states: v.states.map((s) => ({
+			state: s.state,
+			reached: s.reached,
+			visits: s.visits,
+			completed: s.completed,
+			handedOff: s.handedOff,
+			stoppedLive: s.dropped + s.inProgress,
+			edges: s.edges,
+			keywordEdges: s.keywordEdges,
+			now: s.now,
 		})),
 		conversations: v.summary.conversations,
 		completed: v.summary.completed,

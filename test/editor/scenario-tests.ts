@@ -119,11 +119,12 @@ export function scenarioAnalyticsTests(session: EditorSession): void {
 		// The Trigger test's message reached the published order-status bot, on the same store and
 		// scenario: at least that conversation is counted.
 		// The JSON view draws only the rows in sight: the first items, the states from the start.
-		const shown = await outputJson(session.page, 30_000, '"entered"');
+		const shown = await outputJson(session.page, 30_000, '"reached"');
 		expect(shown).toMatch(/"kind":\s*"state"/);
 		expect(shown).toMatch(/"state":\s*"welcome"/);
-		const entered = [...shown.matchAll(/"entered":\s*(\d+)/g)].map((m) => Number(m[1]));
-		expect(Math.max(0, ...entered)).toBeGreaterThanOrEqual(1);
+		const reached = [...shown.matchAll(/"reached":\s*(\d+)/g)].map((m) => Number(m[1]));
+		expect(Math.max(0, ...reached)).toBeGreaterThanOrEqual(1);
+		expect(shown).not.toContain('undefined');
 		await screenshot(session.page, 'scenario-analytics.png');
 		await closeNode(session.page);
 	});

@@ -40,13 +40,19 @@ describe('Messaging Bot Scenario node: Get Analytics', () => {
 			['state', 'ask'],
 			['state', 'done'],
 			['state', 'human'],
-			['summary', undefined],
+			['summary', ''],
 		]);
 		expect(items[0]).toMatchObject({ scenario: 'shop', version: 1, from: weekAgo, to: today });
-		expect(items[0]).toMatchObject({ entered: 2, dropOff: 0, edges: [{ to: 'ask', count: 2 }] });
+		// Every item has every column, none undefined (n8n's Table view).
+		for (const item of items) {
+			expect(Object.keys(item)).toEqual(Object.keys(items[0]));
+			expect(Object.values(item)).not.toContain(undefined);
+		}
+		expect(items[0]).toMatchObject({ reached: 2, visits: 2, edges: [{ to: 'ask', count: 2 }] });
+		expect(items[0]).toMatchObject({ mainPath: true, inProgress: 0, dropped: 0 });
 		expect(items[1]).toMatchObject({
-			entered: 2,
-			dropOff: 0,
+			reached: 2,
+			dropped: 0,
 			retries: 1,
 			giveUps: 1,
 			edges: [
@@ -54,8 +60,10 @@ describe('Messaging Bot Scenario node: Get Analytics', () => {
 				{ to: 'human', count: 1 },
 			],
 		});
-		expect(items[2]).toMatchObject({ entered: 1, dropOff: 1, now: 0 });
-		expect(items[3]).toMatchObject({ entered: 1, dropOff: 1, dropOffShare: 1, now: 1 });
+		expect(items[2]).toMatchObject({ reached: 1, completed: 1, dropOffShare: 0, now: 0 });
+		// Handed to a person: not a drop-off.
+		expect(items[3]).toMatchObject({ reached: 1, handedOff: 1, dropOffShare: 0, now: 1 });
+		expect(items[3]).toMatchObject({ mainPath: false });
 		const backwards = await runWorkflow(
 			itemsInto(
 				[{}],
@@ -73,7 +81,10 @@ describe('Messaging Bot Scenario node: Get Analytics', () => {
 			'From (2026-11-30) is after To (2026-11-01)',
 		);
 		expect(items[4]).toMatchObject({
+			state: '',
 			conversations: 2,
+			dropped: 0,
+			inProgress: 0,
 			completed: 1,
 			completionRate: 0.5,
 			handoffs: 1,
@@ -124,7 +135,9 @@ describe('Messaging Bot Scenario node: Get Analytics', () => {
 		const sent = await sentTexts(emulator(), 'cl_grace');
 		expect(sent).toHaveLength(1);
 		expect(sent[0]).toMatch(/^Last week's funnel \(\d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\)\n/);
-		expect(sent[0]).toContain('v2 welcome: 1 in, 1 stopped there');
+		expect(sent[0]).toContain('v2 welcome: 1 reached, 0 dropped, 0 handed off, 1 in progress');
+		// States nobody reached are left out of the message.
+		expect(sent[0]).not.toContain('v2 human:');
 		expect(sent[0]).toContain('v2: 1 conversations, 0% completed, 0 handed to a person');
 	});
 });

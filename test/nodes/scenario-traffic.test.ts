@@ -55,15 +55,20 @@ describe('Messaging Bot Scenario node: Get Diagram with Draw Traffic', () => {
 		const today = new Date().toISOString().slice(0, 10);
 		expect(item.json.traffic).toMatchObject({
 			to: today,
-			states: { welcome: { entered: 3, dropOff: 0 }, human: { entered: 1, dropOff: 1 } },
+			// Handed off and completed are not dropped off.
+			states: {
+				welcome: { entered: 3, dropOff: 0 },
+				human: { entered: 1, dropOff: 0, handedOff: 1 },
+				done: { entered: 2, dropOff: 0, completed: 2 },
+			},
 		});
 		const { svg, traffic, width } = await picture(item);
 		expect(traffic('welcome')).toBe('3 0');
 		expect(traffic('ask')).toBe('3 0');
-		expect(traffic('done')).toBe('2 2');
-		expect(traffic('human')).toBe('1 1');
+		expect(traffic('done')).toBe('2 0');
+		expect(traffic('human')).toBe('1 0');
 		expect(svg).toContain('3 entered · 0 dropped off (0%)');
-		expect(svg).toContain('1 entered · 1 dropped off (100%)');
+		expect(svg).toContain('1 entered · 0 dropped off (0%)');
 		// Taken three times, twice, once, never: each arrow narrower than the one before.
 		expect(width('welcome', 'ask')).toBeGreaterThan(width('ask', 'done'));
 		expect(width('ask', 'done')).toBeGreaterThan(width('ask', 'human'));

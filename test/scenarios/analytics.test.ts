@@ -49,16 +49,19 @@ describe.each(backends())('analytics counters: $name', (backend) => {
 	it('counts each step where it happened and reads the funnel back', async () => {
 		const chat = new Chat([FUNNEL], { openStore: backend.open });
 		await play(chat);
-		const report = await chat.engine.analytics({ from: DAY, to: DAY });
+		const report = await chat.engine.analytics({ from: DAY, to: DAY, now: chat.time });
 		expect(report.versions).toHaveLength(1);
 		const [funnel] = report.versions;
 		expect(funnel).toMatchObject({ scenario: 'funnel', version: 1, from: DAY, to: DAY });
+		expect(funnel.mainPath).toEqual(['menu', 'name', 'agent']);
 		expect(funnel.summary).toEqual({
 			conversations: 3,
 			completed: 1,
 			completionRate: 1 / 3,
 			handoffs: 1,
 			handoffRate: 1 / 3,
+			dropped: 0,
+			inProgress: 2,
 			releases: 1,
 			messages: 8,
 			fallbacks: 1,
@@ -71,36 +74,70 @@ describe.each(backends())('analytics counters: $name', (backend) => {
 		expect(funnel.states.map((s) => s.state)).toEqual(['menu', 'name', 'agent', '__end']);
 		expect(byState.menu).toEqual({
 			state: 'menu',
-			entered: 3,
-			dropOff: 1,
-			dropOffShare: 1 / 3,
+			reached: 3,
+			visits: 3,
+			completed: 0,
+			handedOff: 0,
+			dropped: 0,
+			// cl_x, answered by its timer, within the quiet time.
+			inProgress: 1,
+			dropOffShare: 0,
 			// Waits of 2 and 5 minutes: the median's bucket ends at 128 s.
 			medianToNextMs: 128_000,
 			edges: [
 				{ to: '__end', count: 1 },
 				{ to: 'name', count: 1 },
 			],
+			keywordEdges: [],
 			now: 1,
 			fallbacks: 1,
 			retries: 0,
 			giveUps: 0,
 			timers: 1,
 		});
-		expect(byState.name).toMatchObject({ entered: 1, dropOff: 0, retries: 1, giveUps: 1, now: 0 });
+		expect(byState.name).toMatchObject({ reached: 1, inProgress: 0, retries: 1, giveUps: 1 });
 		expect(byState.name.edges).toEqual([{ to: 'agent', count: 1 }]);
-		expect(byState.agent).toMatchObject({ entered: 1, dropOff: 1, dropOffShare: 1, now: 1 });
+		// Ada was handed off, then released: the bot has her again, in the agent state.
+		expect(byState.agent).toMatchObject({ reached: 1, handedOff: 0, inProgress: 1, now: 1 });
+		expect(byState.__end).toMatchObject({ reached: 1, completed: 1, dropOffShare: 0 });
+		// Five minutes of quiet: cl_x and Ada have been silent longer.
+		const quiet = await chat.engine.analytics({
+			from: DAY,
+			to: DAY,
+			now: chat.time,
+			quietMs: 5 * MINUTE,
+		});
+		const stops = quiet.versions[0].states.map((s) => [s.state, s.dropped, s.inProgress]);
+		expect(stops).toEqual([
+			['menu', 1, 0],
+			['name', 0, 0],
+			['agent', 1, 0],
+			['__end', 0, 0],
+		]);
+		expect(quiet.versions[0].states[0].dropOffShare).toBe(1 / 3);
+		const stop = { completed: 0, handedOff: 0, dropped: 0 };
 		expect(trafficOf(report)).toEqual({
 			states: {
-				menu: { entered: 3, dropOff: 1 },
-				name: { entered: 1, dropOff: 0 },
-				agent: { entered: 1, dropOff: 1 },
-				__end: { entered: 1, dropOff: 1 },
+				menu: { entered: 3, reached: 3, visits: 3, ...stop, dropOff: 0, inProgress: 1 },
+				name: { entered: 1, reached: 1, visits: 1, ...stop, dropOff: 0, inProgress: 0 },
+				agent: { entered: 1, reached: 1, visits: 1, ...stop, dropOff: 0, inProgress: 1 },
+				__end: {
+					entered: 1,
+					reached: 1,
+					visits: 1,
+					...stop,
+					completed: 1,
+					dropOff: 0,
+					inProgress: 0,
+				},
 			},
 			edges: [
 				{ from: 'menu', to: '__end', count: 1 },
 				{ from: 'menu', to: 'name', count: 1 },
 				{ from: 'name', to: 'agent', count: 1 },
 			],
+			keywordEdges: [],
+			mainPath: ['menu', 'name', 'agent'],
 		});
 	});
 
@@ -126,11 +163,11 @@ describe.each(backends())('analytics counters: $name', (backend) => {
 		await chat.say('hi');
 		chat.engine = chat.newEngine([compiled({ ...FUNNEL, version: 2 })]);
 		expect(await chat.say('what')).toEqual(['Sorry?']);
-		const { versions } = await chat.engine.analytics({ from: DAY, to: DAY });
+		const { versions } = await chat.engine.analytics({ from: DAY, to: DAY, now: chat.time });
 		const menu = versions.map((v) => [v.version, v.states.find((s) => s.state === 'menu')]);
 		expect(menu).toEqual([
-			[1, expect.objectContaining({ entered: 1, dropOff: 0, edges: [], now: 0 })],
-			[2, expect.objectContaining({ entered: 1, dropOff: 1, edges: [], now: 1, fallbacks: 1 })],
+			[1, expect.objectContaining({ reached: 1, inProgress: 0, edges: [], now: 0 })],
+			[2, expect.objectContaining({ reached: 1, inProgress: 1, edges: [], now: 1, fallbacks: 1 })],
 		]);
 	});
 

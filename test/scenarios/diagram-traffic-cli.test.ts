@@ -60,8 +60,9 @@ describe('messaging-bot-scenario diagram --store', () => {
 		const before = digest(store);
 		const result = await run(['diagram', file, '--format', 'svg', '--store', store]);
 		expect(result).toMatchObject({ code: 0, err: '' });
-		expect(result.out).toContain("data-traffic='3 1'");
-		expect(result.out).toContain('3 entered · 1 dropped off (33%)');
+		// Alan wrote today, within the quiet time (24 h): in progress, not dropped off.
+		expect(result.out).toContain("data-traffic='3 0'");
+		expect(result.out).toContain('3 entered · 0 dropped off (0%)');
 		expect(result.out).toContain("data-traffic='2 0'");
 		expect(result.out).toMatch(/order.*×2/);
 		// The arrows for "help" and "back", never taken, are drawn faded; "faq" was never entered.
@@ -121,7 +122,7 @@ describe('messaging-bot-scenario diagram --store redis://…', () => {
 		const before = await keys();
 		const result = await run(['diagram', file, '--format', 'svg', '--store', url]);
 		expect(result).toMatchObject({ code: 0, err: '' });
-		expect(result.out).toContain("data-traffic='3 1'");
+		expect(result.out).toContain("data-traffic='3 0'");
 		expect(result.out).toMatch(/order.*×2/);
 		expect(await keys()).toEqual(before);
 	});

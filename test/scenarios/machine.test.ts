@@ -25,6 +25,7 @@ describe('compiled scenario machine', () => {
 				'resetTries',
 				'setVars',
 				'updateTags',
+				'visit',
 			].sort(),
 		);
 		expect(Object.keys(impl.guards).sort()).toEqual(
@@ -48,7 +49,9 @@ describe('compiled scenario machine', () => {
 			message: { text: 'where is my order' },
 		});
 		expect(next.value).toBe('ask_email');
+		// The states entered come first, in order: the path the analytics count.
 		expect(actions.map((a) => [a.type, a.params])).toEqual([
+			['visit', { state: 'ask_email' }],
 			['reply', { text: 'What email address did you use for the order?' }],
 		]);
 		// Assignments are applied to the snapshot, not returned: only effects are left to do.

@@ -58,11 +58,11 @@ async function play(open: (now: () => number) => StateStore): Promise<void> {
 
 const TODAY = new Date().toISOString().slice(0, 10);
 const TABLE = `shop v1, ${TODAY} (conversations of @shop)
-state    entered  drop-off  share  to next  now  went on to
-welcome        2         1    50%       1s    1  ask 1
-ask            1         0     0%       3m    0  __end 1
-__end          1         1   100%        -    0
-conversations 2, completed 1 (50%), handed off 0 (0%), released 0
+state    reached  visits  ended  handed off  dropped  share  in progress  to next  now  went on to
+welcome        2       2      0           0        0     0%            1       1s    1  ask 1
+ask            1       1      0           0        0     0%            0       3m    0  __end 1
+__end          1       1      1           0        0     0%            0        -    0
+conversations 2, completed 1 (50%), handed off 0 (0%), released 0; stopped: dropped 0, in progress 1
 messages 5, fallback answers 1 (20%), late 0; replies sent 4, unknown 0, failed 0
 `;
 

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
 
 import type { AnalyticsReport } from '../../../runtime/scenarios';
 import { periodOf } from './period';
@@ -36,14 +36,43 @@ export const getAnalytics: ScenarioOperation = {
 			displayOptions: { show },
 			description: 'Whether to give the funnel of each day, instead of one for the whole period',
 		},
+		{
+			displayName: 'Quiet Time (Hours)',
+			name: 'analyticsQuietHours',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 24,
+			displayOptions: { show },
+			description:
+				'A conversation that stopped in a state with no message from the client for this long counts as dropped there; a more recent one is still in progress',
+		},
 	],
 	async execute(engine) {
 		const { from, to } = periodOf(this, 'analyticsFrom', 'analyticsTo');
 		const perDay = this.getNodeParameter('analyticsPerDay', 0, false) as boolean;
-		const report = await engine.analytics({ from, to, perDay });
-		return [itemsOf(report), []];
+		const quietHours = Number(this.getNodeParameter('analyticsQuietHours', 0, 24));
+		if (!Number.isFinite(quietHours) || quietHours < 0)
+			throw new NodeOperationError(
+				this.getNode(),
+				`Quiet Time (Hours) must be a number of hours, 0 or more (got ${String(quietHours)})`,
+			);
+		const report = await engine.analytics({ from, to, perDay, quietMs: quietHours * 3_600_000 });
+		return [sameColumns(itemsOf(report)), []];
 	},
 };
+
+/**
+ * Every item with every column (null where it has none): n8n's Table view shows a column one
+ * item lacks as a red "undefined".
+ */
+function sameColumns(items: INodeExecutionData[]): INodeExecutionData[] {
+	const columns = new Set(items.flatMap((item) => Object.keys(item.json)));
+	return items.map((item) => {
+		const json: IDataObject = {};
+		for (const column of columns) json[column] = item.json[column] ?? null;
+		return { ...item, json };
+	});
+}
 
 /** One item per state of each scenario version (and day, per day), then its summary. */
 function itemsOf(report: AnalyticsReport): INodeExecutionData[] {
@@ -55,13 +84,19 @@ function itemsOf(report: AnalyticsReport): INodeExecutionData[] {
 			from: funnel.from,
 			to: funnel.to,
 		};
+		const onPath = new Set(funnel.mainPath);
 		for (const state of funnel.states)
 			items.push({
-				json: { kind: 'state', ...about, ...state } as IDataObject,
+				json: {
+					kind: 'state',
+					...about,
+					...state,
+					mainPath: onPath.has(state.state),
+				} as IDataObject,
 				pairedItem: { item: 0 },
 			});
 		items.push({
-			json: { kind: 'summary', ...about, ...funnel.summary } as IDataObject,
+			json: { kind: 'summary', ...about, state: '', ...funnel.summary } as IDataObject,
 			pairedItem: { item: 0 },
 		});
 	}

@@ -15,6 +15,10 @@ export interface ScenarioRef {
 	version: number;
 }
 
+export function sameVersion(a: ScenarioRef | undefined, b: ScenarioRef): boolean {
+	return a === b || (a?.id === b.id && a.version === b.version);
+}
+
 /** A counter hash's key, taken apart. `day` is undefined for the "in each state now" hash. */
 export interface CounterKey {
 	scope: string;
@@ -80,6 +84,11 @@ export const field = {
 	of: cached((name: string, state: string) => `${name}:${enc(state)}`),
 	edge: cached((from: string, to: string) => `edge:${enc(from)}>${enc(to)}`),
 	wait: cached((state: string, bucket: number) => `wait:${enc(state)}:${bucket}`),
+	keyword: cached((from: string, to: string) => `keyword:${enc(from)}>${enc(to)}`),
+	/** Where a conversation stopped, in the day it first reached the state (stops.ts). */
+	stop: cached((how: string, state: string) => `stop${how}:${enc(state)}`),
+	/** A live conversation stopped at a state, by the minute of its last message. */
+	stopLive: cached((state: string, minute: number) => `stopLive:${enc(state)}:${minute}`),
 };
 
 /** A field taken apart: its counter name and the states it names. */
@@ -103,14 +112,25 @@ export function bucketLimitMs(bucket: number): number {
 	return Math.round(1000 * 2 ** (bucket / 2));
 }
 
-/** A step's counts per scenario version: to its day's hash, and to its "in each state now" hash. */
+/**
+ * A step's counts per scenario version: to its day's hash, to earlier days' hashes (where a
+ * conversation's stop is kept), and to its "in each state now" hash.
+ */
 export interface VersionCounts {
 	scenario: ScenarioRef;
 	day: Record<string, number>;
 	live: Record<string, number>;
+	past?: Map<string, Record<string, number>>;
 }
 
 let lastDay = { number: -1, day: '' };
+
+/** The UTC day of `now`, kept from the last call (a step asks it more than once). */
+export function today(now: number): string {
+	const dayNumber = Math.floor(now / DAY_MS);
+	if (dayNumber !== lastDay.number) lastDay = { number: dayNumber, day: dayOf(now) };
+	return lastDay.day;
+}
 
 /** A step's counts as the store's increments, each hash kept `daysKept` days after its day. */
 export function increments(
@@ -120,13 +140,20 @@ export function increments(
 	daysKept: number,
 ): CounterIncrements[] {
 	const dayNumber = Math.floor(now / DAY_MS);
-	if (dayNumber !== lastDay.number) lastDay = { number: dayNumber, day: dayOf(now) };
+	const day0 = today(now);
 	const expiresAt = (dayNumber + 1 + daysKept) * DAY_MS;
 	const hashes: CounterIncrements[] = [];
-	for (const { scenario, day, live } of counts) {
+	for (const { scenario, day, live, past } of counts) {
 		if (!isEmpty(day))
-			hashes.push({ key: counterKey(scope, scenario, lastDay.day), incr: day, expiresAt });
+			hashes.push({ key: counterKey(scope, scenario, day0), incr: day, expiresAt });
 		if (!isEmpty(live)) hashes.push({ key: counterKey(scope, scenario), incr: live, expiresAt });
+		// An earlier day's hash keeps its own deadline.
+		for (const [d, incr] of past ?? []) {
+			const until = (Math.floor(Date.parse(d) / DAY_MS) + 1 + daysKept) * DAY_MS;
+			// One already forgotten is not started again by a stop's decrement.
+			if (until > now && !isEmpty(incr))
+				hashes.push({ key: counterKey(scope, scenario, d), incr, expiresAt: until });
+		}
 	}
 	return hashes;
 }

@@ -1,15 +1,13 @@
 import type { CounterHash, StateStore } from '../../stores/types';
 import {
-	bucketLimitMs,
 	COUNTERS_NAMESPACE,
 	DAY_MS,
 	dayOf,
 	parseCounterKey,
-	parseField,
 	scopePrefix,
 	type CounterKey,
 } from './counter-keys';
-import { END_STATE } from '../machine/setup';
+import { cmp, funnelOf, type FunnelSummary, type StateFunnel } from './funnel';
 
 /**
  * The funnel read from the analytics counters (tally.ts): per scenario version,
@@ -25,40 +23,18 @@ export interface AnalyticsQuery {
 	scenario?: string;
 	/** One entry per day instead of one for the whole period. */
 	perDay?: boolean;
+	/** No message for this long after a state: "dropped" (else "still in progress"). 24 h by default. */
+	quietMs?: number;
+	/** The reading's moment, for the quiet time (now by default). */
+	now?: number;
 }
 
-interface StateFunnel {
-	state: string;
-	entered: number;
-	/** Conversations whose last state in the period it was (entered and not left). */
-	dropOff: number;
-	/** dropOff / entered; null when none entered. */
-	dropOffShare: number | null;
-	/** Median time to the next state (ms, the upper bound of its bucket); null when none left. */
-	medianToNextMs: number | null;
-	edges: Array<{ to: string; count: number }>;
-	/** Conversations in this state now (whatever the period). */
-	now: number;
-	fallbacks: number;
-	retries: number;
-	giveUps: number;
-	timers: number;
-}
+const DEFAULT_QUIET_MS = 24 * 3_600_000;
 
-interface FunnelSummary {
-	conversations: number;
-	completed: number;
-	completionRate: number | null;
-	handoffs: number;
-	handoffRate: number | null;
-	releases: number;
-	messages: number;
-	fallbacks: number;
-	fallbackRate: number | null;
-	lateMessages: number;
-	replies: { sent: number; unknown: number; failed: number };
-	/** Workflow calls by outcome. */
-	calls: Record<string, number>;
+/** A scenario's states for the reading: its main path first (main-path.ts), then the others. */
+export interface StateOrder {
+	mainPath: string[];
+	states: string[];
 }
 
 export interface VersionFunnel {
@@ -69,6 +45,8 @@ export interface VersionFunnel {
 	from: string;
 	to: string;
 	states: StateFunnel[];
+	/** The main path's states in order, with the scenario at hand (a funnel's bars); else []. */
+	mainPath: string[];
 	summary: FunnelSummary;
 }
 
@@ -78,10 +56,19 @@ export interface AnalyticsReport {
 	versions: VersionFunnel[];
 }
 
-/** The diagram's traffic overlay: conversations entered and dropped per state, edge counts. */
+/** Where the conversations that reached a state stand: a funnel's bar. */
+type StateStops = Pick<StateFunnel, (typeof STOPS)[number]>;
+
+/**
+ * The diagram's traffic overlay: per state the conversations that reached it ("entered") and
+ * dropped there ("dropOff"), with all four stops; edge counts by the states' own arrows, and
+ * apart the moves by keywords. `mainPath`: the funnel's states in order (empty when unknown).
+ */
 export interface Traffic {
-	states: Record<string, { entered: number; dropOff: number }>;
+	states: Record<string, StateStops & { entered: number; dropOff: number }>;
 	edges: Array<{ from: string; to: string; count: number }>;
+	keywordEdges: Array<{ from: string; to: string; count: number }>;
+	mainPath: string[];
 }
 
 function toDay(at: string | number | Date): string {
@@ -94,7 +81,7 @@ function toDay(at: string | number | Date): string {
 /** Reads the funnel of one scope (or of every scope, for the CLI) from the store's counters. */
 export async function readAnalytics(
 	store: Pick<StateStore, 'counters'>,
-	query: AnalyticsQuery & { scope?: string; order?: (scenario: string) => string[] | undefined },
+	query: AnalyticsQuery & { scope?: string; order?: (scenario: string) => StateOrder | undefined },
 ): Promise<AnalyticsReport> {
 	const from = toDay(query.from);
 	const to = toDay(query.to);
@@ -111,6 +98,7 @@ export async function readAnalytics(
 		if (key.day === undefined) group.now = hash;
 		else if (key.day >= from && key.day <= to) group.days.push(hash);
 	}
+	const quiet = { now: query.now ?? Date.now(), quietMs: query.quietMs ?? DEFAULT_QUIET_MS };
 	const versions: VersionFunnel[] = [];
 	for (const { key, days, now } of groups.values()) {
 		const order = query.order?.(key.scenario.id);
@@ -121,14 +109,16 @@ export async function readAnalytics(
 				return day >= first && day <= last;
 			});
 			if (within.length === 0 && (query.perDay || !now)) continue;
-			const funnel = funnelOf(sumFields(within), now?.fields ?? {}, order);
+			const funnel = funnelOf(sumFields(within), now?.fields ?? {}, order?.states, quiet);
 			versions.push({
 				scope: key.scope,
 				scenario: key.scenario.id,
 				version: key.scenario.version,
 				from: first,
 				to: last,
-				...funnel,
+				states: funnel.states,
+				mainPath: order?.mainPath ?? [],
+				summary: funnel.summary,
 			});
 		}
 	}
@@ -136,10 +126,6 @@ export async function readAnalytics(
 		(a, b) => cmp(a.scenario, b.scenario) || a.version - b.version || cmp(a.from, b.from),
 	);
 	return { from, to, versions };
-}
-
-function cmp(a: string, b: string): number {
-	return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function daysBetween(from: string, to: string): string[] {
@@ -155,144 +141,40 @@ function sumFields(hashes: readonly CounterHash[]): Record<string, number> {
 	return sum;
 }
 
-/** What one scenario version's counters say, over the days summed in `fields`. */
-function funnelOf(
-	fields: Record<string, number>,
-	live: Record<string, number>,
-	order: string[] | undefined,
-): Pick<VersionFunnel, 'states' | 'summary'> {
-	const states = new Map<string, StateFunnel & { left: number; waits: Map<number, number> }>();
-	const stateOf = (name: string) => {
-		let found = states.get(name);
-		if (!found) {
-			const blank = { entered: 0, dropOff: 0, dropOffShare: null, medianToNextMs: null, now: 0 };
-			found = {
-				state: name,
-				...blank,
-				edges: [],
-				fallbacks: 0,
-				retries: 0,
-				giveUps: 0,
-				timers: 0,
-				left: 0,
-				waits: new Map(),
-			};
-			states.set(name, found);
-		}
-		return found;
-	};
-	for (const name of order ?? []) stateOf(name);
-	for (const [state, n] of Object.entries(live)) if (n !== 0) stateOf(state).now = n;
-	const totals: Record<string, number> = {};
-	for (const [name, n] of Object.entries(fields)) addField(stateOf, totals, name, n);
-	const funnel = [...states.values()].map(({ left, waits, ...state }) => ({
-		...state,
-		dropOff: Math.max(0, state.entered - left),
-		dropOffShare: state.entered > 0 ? Math.max(0, state.entered - left) / state.entered : null,
-		medianToNextMs: median(waits),
-		edges: state.edges.sort((a, b) => b.count - a.count || cmp(a.to, b.to)),
-	}));
-	// Without the scenario at hand: the busiest first, the end last.
-	const last = (s: StateFunnel) => (s.state === END_STATE ? 1 : 0);
-	if (!order)
-		funnel.sort((a, b) => last(a) - last(b) || b.entered - a.entered || cmp(a.state, b.state));
-	return { states: funnel, summary: summaryOf(totals, funnel) };
-}
-
-type Building = StateFunnel & { left: number; waits: Map<number, number> };
-
-const PER_STATE: Record<
-	string,
-	'entered' | 'left' | 'fallbacks' | 'retries' | 'giveUps' | 'timers'
-> = {
-	entered: 'entered',
-	left: 'left',
-	fallback: 'fallbacks',
-	retry: 'retries',
-	giveup: 'giveUps',
-	timer: 'timers',
-};
-
-function addField(
-	stateOf: (name: string) => Building,
-	totals: Record<string, number>,
-	name: string,
-	n: number,
-): void {
-	const { counter, states, bucket } = parseField(name);
-	const perState = PER_STATE[counter];
-	if (perState && states.length === 1) {
-		stateOf(states[0])[perState] += n;
-		if (perState !== 'entered' && perState !== 'left') totals[counter] = (totals[counter] ?? 0) + n;
-	} else if (counter === 'edge' && states.length === 2) {
-		// A transition out is a leaving too (the "left" counter holds the other ways out).
-		stateOf(states[0]).edges.push({ to: states[1], count: n });
-		stateOf(states[0]).left += n;
-		stateOf(states[1]);
-	} else if (counter === 'wait' && bucket !== undefined) {
-		const waits = stateOf(states[0]).waits;
-		waits.set(bucket, (waits.get(bucket) ?? 0) + n);
-	} else totals[name] = (totals[name] ?? 0) + n;
-}
-
-function median(buckets: Map<number, number>): number | null {
-	const total = [...buckets.values()].reduce((a, b) => a + b, 0);
-	if (total <= 0) return null;
-	let seen = 0;
-	for (const bucket of [...buckets.keys()].sort((a, b) => a - b)) {
-		seen += buckets.get(bucket) ?? 0;
-		if (seen * 2 >= total) return bucketLimitMs(bucket);
-	}
-	return null;
-}
-
-function rate(part: number, whole: number): number | null {
-	return whole > 0 ? part / whole : null;
-}
-
-function summaryOf(totals: Record<string, number>, states: StateFunnel[]): FunnelSummary {
-	const get = (name: string) => totals[name] ?? 0;
-	const calls = Object.fromEntries(
-		Object.entries(totals)
-			.filter(([name]) => name.startsWith('call:'))
-			.map(([name, n]) => [name.slice(5), n]),
-	);
-	const fallbacks = states.reduce((n, s) => n + s.fallbacks, 0);
-	return {
-		conversations: get('started'),
-		completed: get('ended'),
-		completionRate: rate(get('ended'), get('started')),
-		handoffs: get('handoff'),
-		handoffRate: rate(get('handoff'), get('started')),
-		releases: get('release'),
-		messages: get('messages'),
-		fallbacks,
-		fallbackRate: rate(fallbacks, get('messages')),
-		lateMessages: get('late'),
-		replies: {
-			sent: get('reply:sent'),
-			unknown: get('reply:unknown'),
-			failed: get('reply:failed'),
-		},
-		calls,
-	};
-}
-
-/** The traffic of a report (all its entries summed), for the diagram's overlay. */
+/** The traffic of a report (all its entries summed), for the diagram's overlay and a funnel. */
 export function trafficOf(report: AnalyticsReport): Traffic {
 	const states: Traffic['states'] = {};
 	const edges = new Map<string, Traffic['edges'][number]>();
-	for (const version of report.versions)
+	const keywordEdges = new Map<string, Traffic['edges'][number]>();
+	const addEdge = (into: typeof edges, from: string, to: string, count: number) => {
+		const id = JSON.stringify([from, to]);
+		const found = into.get(id) ?? { from, to, count: 0 };
+		found.count += count;
+		into.set(id, found);
+	};
+	let mainPath: string[] = [];
+	for (const version of report.versions) {
+		// The newest version's main path (versions come sorted by version).
+		if (version.mainPath.length > 0) mainPath = version.mainPath;
 		for (const state of version.states) {
-			const seen = (states[state.state] ??= { entered: 0, dropOff: 0 });
-			seen.entered += state.entered;
-			seen.dropOff += state.dropOff;
-			for (const edge of state.edges) {
-				const id = JSON.stringify([state.state, edge.to]);
-				const found = edges.get(id) ?? { from: state.state, to: edge.to, count: 0 };
-				found.count += edge.count;
-				edges.set(id, found);
-			}
+			const seen = (states[state.state] ??= {
+				...{ entered: 0, dropOff: 0, reached: 0, visits: 0 },
+				...{ completed: 0, handedOff: 0, dropped: 0, inProgress: 0 },
+			});
+			for (const name of STOPS) seen[name] += state[name];
+			seen.entered = seen.reached;
+			seen.dropOff = seen.dropped;
+			for (const edge of state.edges) addEdge(edges, state.state, edge.to, edge.count);
+			for (const edge of state.keywordEdges)
+				addEdge(keywordEdges, state.state, edge.to, edge.count);
 		}
-	return { states, edges: [...edges.values()] };
+	}
+	return {
+		states,
+		edges: [...edges.values()],
+		keywordEdges: [...keywordEdges.values()],
+		mainPath,
+	};
 }
+
+const STOPS = ['reached', 'visits', 'completed', 'handedOff', 'dropped', 'inProgress'] as const;

@@ -1,6 +1,14 @@
 import type { PersistedSnapshot } from '../machine/compile';
 import type { CallResult, Effect, StepNote } from '../machine/setup';
-import { field, waitBucket, type ScenarioRef, type VersionCounts } from './counter-keys';
+import {
+	field,
+	sameVersion,
+	today,
+	waitBucket,
+	type ScenarioRef,
+	type VersionCounts,
+} from './counter-keys';
+import { countStop, type Stop } from './stops';
 
 /**
  * What one step counts, from the record before and after it and what the stepper noted about it:
@@ -28,6 +36,19 @@ export interface TalliedRecord {
 	outbox: TalliedEffect[];
 	/** When it entered its current state, written by the count. */
 	enteredAt?: number;
+	/**
+	 * The states it reached since it (re)started in its scenario version, each with the UTC day
+	 * it first did: a conversation is counted once per state ("reached"), every entry is a visit.
+	 */
+	reached?: Readonly<Record<string, string>>;
+	/** Where it stopped, as counted (stops.ts). */
+	stop?: Stop;
+}
+
+/** The states one step entered in one scenario version, in order. */
+export interface PathLeg {
+	scenario: ScenarioRef;
+	states: readonly string[];
 }
 
 /** What the stepper knows of a step that the records before and after do not show. */
@@ -43,6 +64,21 @@ export interface StepFacts {
 // Facts travel with the record the stepper built, never stored: only the write that saves it reads them.
 const factsOf = new WeakMap<TalliedRecord, StepFacts>();
 
+// The path a step took (machine/compile.ts's visits), carried like the facts.
+const pathOf = new WeakMap<TalliedRecord, readonly PathLeg[]>();
+
+export function notePath<R extends TalliedRecord>(
+	record: R,
+	path: readonly PathLeg[] | undefined,
+): R {
+	if (path) pathOf.set(record, path);
+	return record;
+}
+
+export function stepPath(record: TalliedRecord): readonly PathLeg[] | undefined {
+	return pathOf.get(record);
+}
+
 export function noteStep<R extends TalliedRecord>(record: R, facts: StepFacts): R {
 	factsOf.set(record, facts);
 	return record;
@@ -52,31 +88,40 @@ export function stepFacts(record: TalliedRecord): StepFacts | undefined {
 	return factsOf.get(record);
 }
 
-const NOTE_COUNTERS: Record<StepNote, string> = {
+const NOTE_COUNTERS: Record<StepNote, string | undefined> = {
 	fallback: 'fallback',
 	retry: 'retry',
 	giveUp: 'giveup',
+	// Counted as its edge (field.keyword).
+	keyword: undefined,
 };
 
 /** A step's counts per scenario version (usually one), built without a closure or a search. */
 class Tally {
 	readonly counts: VersionCounts[] = [];
 
+	constructor(readonly today: string) {}
+
 	private of(scenario: ScenarioRef): VersionCounts {
 		const counts = this.counts;
 		for (let i = 0; i < counts.length; i++) {
-			const c = counts[i].scenario;
-			if (c === scenario || (c.id === scenario.id && c.version === scenario.version))
-				return counts[i];
+			if (sameVersion(counts[i].scenario, scenario)) return counts[i];
 		}
 		const found = { scenario, day: {}, live: {} };
 		counts.push(found);
 		return found;
 	}
 
-	add(scenario: ScenarioRef, name: string, n = 1): void {
-		const day = this.of(scenario).day;
-		day[name] = (day[name] ?? 0) + n;
+	/** Adds to today's hash, or to the hash of an earlier `day`. */
+	add(scenario: ScenarioRef, name: string, n = 1, day?: string): void {
+		const counts = this.of(scenario);
+		let hash = counts.day;
+		if (day !== undefined && day !== this.today) {
+			counts.past ??= new Map();
+			hash = counts.past.get(day) ?? {};
+			counts.past.set(day, hash);
+		}
+		hash[name] = (hash[name] ?? 0) + n;
 	}
 
 	/** The conversations in a state now. */
@@ -86,46 +131,95 @@ class Tally {
 	}
 }
 
+function take<V>(map: WeakMap<TalliedRecord, V>, record: TalliedRecord): V | undefined {
+	const found = map.get(record);
+	if (found !== undefined) map.delete(record);
+	return found;
+}
+
 /**
- * The counts of writing `after` over `before`. Marks in `after` what it counted (its outcomes,
- * the time it entered its state), so the next write does not count them again.
+ * The counts of writing `after` over `before`: every state the step entered (a visit; "reached"
+ * the first time in the conversation), every edge it took, where the conversation stopped. Marks
+ * in `after` what it counted (its outcomes, its states reached, its stop, the time it entered its
+ * state), so the next write does not count them again.
  */
 export function stepTally(
 	before: TalliedRecord | undefined,
 	after: TalliedRecord,
 	now: number,
 ): VersionCounts[] {
-	const tally = new Tally();
+	const tally = new Tally(today(now));
 	// Read once: a later write of the same record (its outbox drained) is not the step again.
-	const facts = factsOf.get(after);
-	if (facts) factsOf.delete(after);
+	const facts = take(factsOf, after);
 	const from = before?.scenario;
 	const prev = before?.snapshot.value;
 	const next = after.snapshot.value;
 	const started = !before || (facts?.started ?? false);
-	const moved =
-		started ||
-		prev !== next ||
-		from?.id !== after.scenario.id ||
-		from.version !== after.scenario.version;
+	const changed = !!from && !sameVersion(from, after.scenario);
+	let path = take(pathOf, after) ?? [];
+	// No path known (or none in a new version): the conversation counts as arriving where it is.
+	if (!path.some((leg) => leg.states.length > 0) && (started || changed || prev !== next))
+		path = [{ scenario: after.scenario, states: [next] }];
+	const moved = path.some((leg) => leg.states.length > 0);
 	const wasLive = !!before && !before.ended;
 	countEvents(tally, before, after, facts, started);
-	if (before && from && prev !== undefined && wasLive && moved) {
-		// A transition counts its edge; leaving otherwise (a restart, a new version) counts as left.
-		if (!started && prev !== next) tally.add(from, field.edge(prev, next));
-		else tally.add(from, field.of('left', prev));
-		if (before.enteredAt !== undefined)
-			tally.add(from, field.wait(prev, waitBucket(now - before.enteredAt)));
-	}
-	if (moved) {
-		tally.add(after.scenario, field.of('entered', next));
-		after.enteredAt = now;
-	} else if (before?.enteredAt !== undefined) after.enteredAt = before.enteredAt;
+	const leaving =
+		wasLive && from && prev !== undefined && moved ? { scenario: from, state: prev } : undefined;
+	if (leaving && before?.enteredAt !== undefined)
+		tally.add(leaving.scenario, field.wait(leaving.state, waitBucket(now - before.enteredAt)));
+	// A restart leaves the old state by no edge.
+	if (leaving && started) tally.add(leaving.scenario, field.of('left', leaving.state));
+	const keyword = facts?.notes?.includes('keyword') ?? false;
+	const run = walk(tally, path, started ? undefined : leaving, keyword, {
+		scenario: started ? undefined : from,
+		reached: before?.reached ?? {},
+	});
+	after.reached = sameVersion(run.scenario, after.scenario) ? run.reached : {};
+	if (moved) after.enteredAt = now;
+	else if (before?.enteredAt !== undefined) after.enteredAt = before.enteredAt;
 	// The conversations in each state now: live ones, counted where they are.
 	if (from && prev !== undefined && wasLive && (moved || after.ended)) tally.live(from, prev, -1);
 	if (!after.ended && (moved || !wasLive)) tally.live(after.scenario, next, 1);
+	countStop(tally, before, after, { started, moved, event: facts?.event, now });
 	for (const entry of after.outbox) countOutcome(tally, after.scenario, entry);
 	return tally.counts;
+}
+
+interface Run {
+	scenario: ScenarioRef | undefined;
+	reached: Readonly<Record<string, string>>;
+}
+
+/** Counts a step's path: a visit per state entered, "reached" once per run, the edges between. */
+function walk(
+	tally: Tally,
+	path: readonly PathLeg[],
+	from: { scenario: ScenarioRef; state: string } | undefined,
+	keyword: boolean,
+	run: Run,
+): Run {
+	let at = from;
+	let { scenario, reached } = run;
+	for (const leg of path) {
+		// Another scenario version (a jump, a new version): a new run there.
+		if (!sameVersion(scenario, leg.scenario)) {
+			scenario = leg.scenario;
+			reached = {};
+		}
+		for (const state of leg.states) {
+			if (at && sameVersion(at.scenario, leg.scenario)) {
+				const edge = keyword && at === from ? field.keyword : field.edge;
+				tally.add(leg.scenario, edge(at.state, state));
+			} else if (at) tally.add(at.scenario, field.of('left', at.state));
+			tally.add(leg.scenario, field.of('entered', state));
+			if (reached[state] === undefined) {
+				reached = { ...reached, [state]: tally.today };
+				tally.add(leg.scenario, field.of('reached', state));
+			}
+			at = { scenario: leg.scenario, state };
+		}
+	}
+	return { scenario, reached };
 }
 
 function countEvents(
@@ -147,7 +241,10 @@ function countEvents(
 	if (facts.event === 'late' || facts.late) tally.add(to, 'late');
 	if (facts.event === 'timer' && before) tally.add(before.scenario, field.of('timer', where));
 	if (facts.notes)
-		for (const note of facts.notes) tally.add(to, field.of(NOTE_COUNTERS[note], where));
+		for (const note of facts.notes) {
+			const counter = NOTE_COUNTERS[note];
+			if (counter) tally.add(to, field.of(counter, where));
+		}
 }
 
 /** An effect's outcome is counted with the write that records it, once. */

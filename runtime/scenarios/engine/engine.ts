@@ -31,6 +31,7 @@ import { recordsNamespace } from './scope';
 import type { HandleResult } from './results';
 import { Stepper } from './stepper';
 import type { EngineOptions } from './options';
+import { stateOrder } from '../analytics/main-path';
 import { readAnalytics, type AnalyticsQuery, type AnalyticsReport } from '../analytics/reading';
 import { DEFAULT_DAYS_KEPT } from '../analytics/counter-keys';
 
@@ -161,9 +162,10 @@ export class ScenarioEngine {
 	async analytics(query: AnalyticsQuery): Promise<AnalyticsReport> {
 		const order = (id: string) => {
 			const compiled = this.scenarios.get(id);
-			return compiled && [...compiled.stateNames];
+			return compiled && stateOrder(compiled.document);
 		};
-		return await readAnalytics(this.store, { ...query, scope: this.scope, order });
+		const now = query.now ?? this.clock.now();
+		return await readAnalytics(this.store, { ...query, now, scope: this.scope, order });
 	}
 
 	/**

@@ -8,7 +8,9 @@ import {
 	type ConversationRecord,
 	type OutboxEntry,
 } from '../durability/record';
-import { noteStep } from '../analytics/tally';
+import { notePath, noteStep, stepPath } from '../analytics/tally';
+import type { PathLeg } from '../analytics/tally';
+import type { ScenarioRef } from '../analytics/counter-keys';
 import type { MessageReceived } from './inbox';
 import type { ClientProfile, MessageFields } from '../format/templates';
 
@@ -68,7 +70,7 @@ export class Stepper {
 	): ConversationRecord {
 		const { cause, now, timer } = how;
 		const ids = how.ids ?? record ?? { botId: '', clientId: '' };
-		const { scenario, snapshot, effects } = this.followJump(compiled, step, how.message);
+		const { scenario, snapshot, effects, path } = this.followJump(compiled, step, how.message);
 		const persisted = scenario.persist(snapshot);
 		const ended = snapshot.status === 'done';
 		const context: ConversationContext = persisted.context;
@@ -84,23 +86,26 @@ export class Stepper {
 				(effect): OutboxEntry => ({ id: ++seq, cause, effect, status: 'pending', attempts: 0 }),
 			),
 		];
-		return {
-			format: 1,
-			botId: ids.botId,
-			clientId: ids.clientId,
-			scenario: { id: scenario.id, version: scenario.version },
-			snapshot: persisted,
-			ended,
-			handled: record?.handled ?? [],
-			outbox,
-			timer: armed,
-			seq,
-			updatedAt: now,
-			// Where the client's messages stand, carried from step to step (the applier moves it on).
-			...(record?.lastSentAt === undefined ? {} : { lastSentAt: record.lastSentAt }),
-			...(record?.lastInbound ? { lastInbound: record.lastInbound } : {}),
-			...(record?.healing ? { healing: record.healing } : {}),
-		};
+		return notePath(
+			{
+				format: 1,
+				botId: ids.botId,
+				clientId: ids.clientId,
+				scenario: { id: scenario.id, version: scenario.version },
+				snapshot: persisted,
+				ended,
+				handled: record?.handled ?? [],
+				outbox,
+				timer: armed,
+				seq,
+				updatedAt: now,
+				// Where the client's messages stand, carried from step to step (the applier moves it on).
+				...(record?.lastSentAt === undefined ? {} : { lastSentAt: record.lastSentAt }),
+				...(record?.lastInbound ? { lastInbound: record.lastInbound } : {}),
+				...(record?.healing ? { healing: record.healing } : {}),
+			},
+			path,
+		);
 	}
 
 	/** A step that jumps to another scenario ends in that scenario's entry, with its effects. */
@@ -108,10 +113,16 @@ export class Stepper {
 		compiled: CompiledScenario,
 		step: Step,
 		message: MessageFields | undefined,
-	): { scenario: CompiledScenario; snapshot: ScenarioSnapshot; effects: Step['effects'] } {
+	): {
+		scenario: CompiledScenario;
+		snapshot: ScenarioSnapshot;
+		effects: Step['effects'];
+		path: PathLeg[];
+	} {
 		const { snapshot } = step;
 		const jump = snapshot.value === JUMP_STATE ? snapshot.context.jump : null;
-		if (!jump) return { scenario: compiled, snapshot, effects: step.effects };
+		const here = { scenario: refOf(compiled), states: step.visits };
+		if (!jump) return { scenario: compiled, snapshot, effects: step.effects, path: [here] };
 		const target = this.scenarios.get(jump.scenario);
 		// validateScenarioSet guarantees the target; the check keeps the types honest.
 		if (!target) throw new Error(`No scenario "${jump.scenario}" is loaded`);
@@ -129,6 +140,7 @@ export class Stepper {
 			scenario: target,
 			snapshot: entered.snapshot,
 			effects: [...step.effects, ...entered.effects],
+			path: [here, { scenario: refOf(target), states: entered.visits }],
 		};
 	}
 
@@ -213,7 +225,7 @@ export class Stepper {
 			outbox: [...record.outbox, ...next.outbox.filter((e) => e.id > record.seq)],
 			...(record.lastSentAt === undefined ? {} : { lastSentAt: record.lastSentAt }),
 		};
-		return noteStep(resumed, { event: 'result', notes: step.notes });
+		return noteStep(notePath(resumed, stepPath(next)), { event: 'result', notes: step.notes });
 	}
 
 	/** The record after its silence timer fired (the timer is known to be due). */
@@ -250,6 +262,10 @@ export class Stepper {
 		});
 		return noteStep(next, { event: 'release', notes: step.notes });
 	}
+}
+
+function refOf(compiled: CompiledScenario): ScenarioRef {
+	return { id: compiled.id, version: compiled.version };
 }
 
 /** The fields of a message a scenario may quote. */

@@ -76,7 +76,7 @@ export function buildMachine(doc: ScenarioDocument) {
 				],
 			},
 			...states,
-			[END_STATE]: { type: 'final' },
+			[END_STATE]: { type: 'final', entry: [visit(END_STATE)] },
 			[JUMP_STATE]: { type: 'final' },
 		},
 		on: { RELEASE: { actions: 'release' } },
@@ -85,6 +85,10 @@ export function buildMachine(doc: ScenarioDocument) {
 
 const SILENT: TransitionConfig = { guard: 'silenced' };
 
+function visit(state: string): ActionConfig {
+	return { type: 'visit', params: { state } };
+}
+
 /** Turns each part of the format into its xstate configuration. */
 class MachineBuilder {
 	private readonly declared: ReadonlySet<string>;
@@ -92,11 +96,17 @@ class MachineBuilder {
 
 	constructor(private readonly doc: ScenarioDocument) {
 		this.declared = declaredVariables(doc);
-		this.keywords = (doc.keywords ?? []).map((t) => this.transition(t));
+		// A keyword's move is noted: it is not the arrow of the state it leaves (a capture's give-up).
+		this.keywords = (doc.keywords ?? []).map((t) => {
+			const move = this.transition(t);
+			const note: ActionConfig = { type: 'note', params: { note: 'keyword' } };
+			return { ...move, actions: [note, ...(move.actions as ActionConfig[])] };
+		});
 	}
 
 	state(name: string, def: StateDef): StateConfig {
 		const entry: ActionConfig[] = [
+			visit(name),
 			{ type: 'resetTries' },
 			...(def.messages ?? []).map((m) => this.reply(m)),
 			...this.actions(def.actions),

@@ -32,6 +32,8 @@ export interface Step {
 	effects: Effect[];
 	/** What the step did besides its effects (counted by the analytics). */
 	notes: StepNote[];
+	/** The states it entered, in order (the analytics count each, and each edge between). */
+	visits: string[];
 }
 
 export interface CompiledScenario {
@@ -112,8 +114,10 @@ function collect([snapshot, actions]: [
 ]): Step {
 	const effects: Effect[] = [];
 	const notes: StepNote[] = [];
+	const visits: string[] = [];
 	for (const action of actions) {
-		if (action.type === 'note') notes.push((action.params as { note: StepNote }).note);
+		if (action.type === 'visit') visits.push((action.params as { state: string }).state);
+		else if (action.type === 'note') notes.push((action.params as { note: StepNote }).note);
 		else if (action.type === 'reply') {
 			const text = (action.params as { text: string }).text.trim();
 			// A template that rendered to nothing sends nothing; an overlong one is cut to fit (A11).
@@ -125,7 +129,7 @@ function collect([snapshot, actions]: [
 			effects.push({ kind: 'tags', add: [...add], remove: [...remove] });
 		}
 	}
-	return { snapshot, effects, notes };
+	return { snapshot, effects, notes, visits };
 }
 
 /** Whether anything reads the client's profile: a client.* template other than the id, or a tag. */

@@ -80,8 +80,11 @@ export type Effect =
 
 export type WorkflowEffect = Extract<Effect, { kind: 'workflow' }>;
 
-/** What a step did that its effects do not show: the fallback answered, a capture retried or gave up. */
-export type StepNote = 'fallback' | 'retry' | 'giveUp';
+/**
+ * What a step did that its effects do not show: the fallback answered, a capture retried or gave
+ * up, a keyword moved the conversation (its edge is not the state's own arrow).
+ */
+export type StepNote = 'fallback' | 'retry' | 'giveUp' | 'keyword';
 type CallParams = Omit<WorkflowEffect, 'kind'>;
 
 /** Reserved states: the conversation ended, or continues in another scenario. */
@@ -109,6 +112,8 @@ export const machineSetup = setup({
 		callWorkflow: effect<CallParams>(),
 		// Marks what a step did, for the analytics counters: nothing runs.
 		note: effect<{ note: StepNote }>(),
+		// Every state entered, in order: the path a step took, transient states included.
+		visit: effect<{ state: string }>(),
 		// Context changes.
 		applyTags: assign(({ context }, change: TagChange) => ({
 			client: { ...context.client, tags: changeTags(context.client.tags, change) },

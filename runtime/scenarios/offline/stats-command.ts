@@ -10,9 +10,10 @@ import type { StateStore } from '../../stores/types';
 import { readAnalytics, type AnalyticsReport, type VersionFunnel } from '../analytics/reading';
 import type { CliIo } from './chat';
 
-export const STATS_USAGE = `  stats --store <sqlite file | redis URL | postgres URL> [--scenario ID] [--from DAY --to DAY] [--per-day]
+export const STATS_USAGE = `  stats --store <sqlite file | redis URL | postgres URL> [--scenario ID] [--from DAY --to DAY] [--per-day] [--quiet-hours H]
                      the funnel of every scenario version in a state store (days: YYYY-MM-DD,
-                     UTC; default the last 7 days)`;
+                     UTC; default the last 7 days); a conversation quiet for H hours (default
+                     24) in the state it stopped in counts as dropped there`;
 
 const DAY = 86_400_000;
 
@@ -28,6 +29,7 @@ export async function runStats(
 		from?: string;
 		to?: string;
 		'per-day'?: boolean;
+		'quiet-hours'?: string;
 	};
 	try {
 		values = parseArgs({
@@ -38,11 +40,17 @@ export async function runStats(
 				from: { type: 'string' },
 				to: { type: 'string' },
 				'per-day': { type: 'boolean' },
+				'quiet-hours': { type: 'string' },
 			},
 			strict: true,
 		}).values;
 	} catch (error) {
 		io.err(`${(error as Error).message}\n\nUsage:\n${STATS_USAGE}\n`);
+		return 2;
+	}
+	const quietHours = Number(values['quiet-hours'] ?? 24);
+	if (!Number.isFinite(quietHours) || quietHours < 0) {
+		io.err(`--quiet-hours must be a number of hours, 0 or more (got ${values['quiet-hours']})\n`);
 		return 2;
 	}
 	const where = values.store;
@@ -68,6 +76,8 @@ export async function runStats(
 			from,
 			to,
 			perDay: values['per-day'] ?? false,
+			now,
+			quietMs: quietHours * 3_600_000,
 			...(values.scenario === undefined ? {} : { scenario: values.scenario }),
 		});
 		io.out(statsTable(report));
@@ -100,15 +110,34 @@ function statsTable(report: AnalyticsReport): string {
 
 function versionTable(v: VersionFunnel): string {
 	const period = v.from === v.to ? v.from : `${v.from} to ${v.to}`;
-	const header = ['state', 'entered', 'drop-off', 'share', 'to next', 'now', 'went on to'];
+	const header = [
+		'state',
+		'reached',
+		'visits',
+		'ended',
+		'handed off',
+		'dropped',
+		'share',
+		'in progress',
+		'to next',
+		'now',
+		'went on to',
+	];
 	const rows = v.states.map((s) => [
 		s.state,
-		String(s.entered),
-		String(s.dropOff),
+		String(s.reached),
+		String(s.visits),
+		String(s.completed),
+		String(s.handedOff),
+		String(s.dropped),
 		pct(s.dropOffShare),
+		String(s.inProgress),
 		duration(s.medianToNextMs),
 		String(s.now),
-		s.edges.map((e) => `${e.to} ${e.count}`).join(', '),
+		[
+			...s.edges.map((e) => `${e.to} ${e.count}`),
+			...s.keywordEdges.map((e) => `${e.to} ${e.count} (keyword)`),
+		].join(', '),
 	]);
 	const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 	const line = (cells: string[]) =>
@@ -124,7 +153,7 @@ function versionTable(v: VersionFunnel): string {
 		`${v.scenario} v${v.version}, ${period} (conversations of ${v.scope})`,
 		line(header),
 		...rows.map(line),
-		`conversations ${s.conversations}, completed ${s.completed} (${pct(s.completionRate)}), handed off ${s.handoffs} (${pct(s.handoffRate)}), released ${s.releases}`,
+		`conversations ${s.conversations}, completed ${s.completed} (${pct(s.completionRate)}), handed off ${s.handoffs} (${pct(s.handoffRate)}), released ${s.releases}; stopped: dropped ${s.dropped}, in progress ${s.inProgress}`,
 		`messages ${s.messages}, fallback answers ${s.fallbacks} (${pct(s.fallbackRate)}), late ${s.lateMessages}; replies sent ${s.replies.sent}, unknown ${s.replies.unknown}, failed ${s.replies.failed}${calls.length > 0 ? `; calls ${calls.join(', ')}` : ''}`,
 		'',
 	].join('\n');

@@ -1,6 +1,5 @@
 import type { StateStore } from '../../stores/types';
-import { readAnalytics, trafficOf } from '../analytics/reading';
-import type { Traffic } from './picture/traffic';
+import { readAnalytics, trafficOf, type StateOrder, type Traffic } from '../analytics/reading';
 
 /**
  * A period's traffic of one scenario, read from a store's analytics counters, for the picture
@@ -14,6 +13,10 @@ export interface TrafficQuery {
 	to: string;
 	/** Only the conversations of this scope (a Scenario node's); all of them otherwise. */
 	scope?: string;
+	/** The scenario's states, main path first (analytics/main-path.ts), when it is at hand. */
+	order?: StateOrder;
+	/** No message for this long after a state: dropped (24 h by default). */
+	quietMs?: number;
 }
 
 const DAY = 86_400_000;
@@ -33,6 +36,7 @@ export async function readTraffic(
 	store: Pick<StateStore, 'counters'>,
 	query: TrafficQuery,
 ): Promise<Traffic & { from: string; to: string }> {
-	const report = await readAnalytics(store, query);
+	const { order, ...rest } = query;
+	const report = await readAnalytics(store, { ...rest, ...(order ? { order: () => order } : {}) });
 	return { from: report.from, to: report.to, ...trafficOf(report) };
 }
