@@ -93,6 +93,8 @@ export function compileScenario(input: unknown): CompiledScenario {
 				snapshot: answered.snapshot,
 				effects: [...greeted.effects, ...answered.effects],
 				notes: greeted.notes,
+				// Both counted: the client saw the greeting, then went on from it.
+				visits: [...greeted.visits, ...answered.visits],
 			};
 		},
 		step: (snapshot, event) => collect(transition(machine, snapshot, event)),
