@@ -12,6 +12,8 @@ module.exports = {
 	testTimeout: 30_000,
 	// Two cores: one worker runs suites that start servers without starving them.
 	maxWorkers: 2,
+	// The longest end-to-end suites first (test/sequencer.js says why).
+	testSequencer: '<rootDir>/test/sequencer.js',
 	// Says at the end which n8n versions the end-to-end tests ran, and on which Node.js.
 	reporters: ['default', '<rootDir>/test/e2e/n8n-versions-reporter.js'],
 };

@@ -110,7 +110,7 @@ describe.each(backends())('menu step ($name store)', (backend) => {
 		const day = new Date(chat.time).toISOString().slice(0, 10);
 		const [report] = (await chat.engine.analytics({ from: day, to: day })).versions;
 		const greet = report.states.find((s) => s.state === 'greet');
-		expect(greet).toMatchObject({ entered: 2, retries: 1, giveUps: 1 });
+		expect(greet).toMatchObject({ reached: 2, retries: 1, giveUps: 1 });
 		expect(greet?.edges).toEqual([
 			{ to: 'hours', count: 1 },
 			{ to: 'human', count: 1 },

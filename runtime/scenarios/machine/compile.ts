@@ -88,11 +88,12 @@ export function compileScenario(input: unknown): CompiledScenario {
 			const answered = collect(
 				transition(machine, greeted.snapshot, { type: 'MESSAGE', message, client }),
 			);
-			if (answered.notes.length > 0) return greeted;
+			// A fallback or a retry means the message did not answer after all; a keyword did.
+			if (answered.notes.some((note) => note !== 'keyword')) return greeted;
 			return {
 				snapshot: answered.snapshot,
 				effects: [...greeted.effects, ...answered.effects],
-				notes: greeted.notes,
+				notes: [...greeted.notes, ...answered.notes],
 				// Both counted: the client saw the greeting, then went on from it.
 				visits: [...greeted.visits, ...answered.visits],
 			};
