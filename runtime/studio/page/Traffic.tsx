@@ -72,8 +72,9 @@ export function TrafficBar({ overlay }: { overlay?: Overlay }) {
 			) : (
 				overlay && (
 					<span className="traffic-legend" data-testid="traffic-legend">
-						shade = conversations entered (most {overlay.mostEntered}); arrow width = times taken
-						(most {overlay.mostTaken}); red = dropped off there
+						shade = conversations that reached it (most {overlay.mostEntered}); arrow width = times
+						taken (most {overlay.mostTaken}); red = dropped off there (hand-offs and conversations
+						still answering are not)
 					</span>
 				)
 			)}

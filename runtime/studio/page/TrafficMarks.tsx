@@ -1,12 +1,12 @@
 import type { StateTraffic } from './runtime-bridge';
 
-/** A box's traffic line: conversations entered and dropped off, a red bar as long as the share. */
+/** A box's traffic line: conversations that reached it and dropped off there (quiet past the quiet time), a red bar as long as the share. */
 export function StateCounts({ name, traffic }: { name: string; traffic: StateTraffic }) {
 	const share = Math.round(traffic.share * 100);
 	return (
 		<div className="state-traffic" data-testid={`traffic-${name}`}>
 			<span>
-				{traffic.entered} entered · {traffic.dropOff} dropped off ({share}%)
+				{traffic.entered} reached · {traffic.dropOff} dropped off ({share}%)
 			</span>
 			<div
 				className="drop-bar"
