@@ -61,6 +61,20 @@ describe('scenario picture', () => {
 		expect(graph.boxes.map((b) => b.name)).toEqual(Object.keys(orderStatus.states));
 	});
 
+	it('says on its loop that a capture without a target keeps the client where it is', () => {
+		const doc = {
+			start: 'ask',
+			variables: [],
+			states: {
+				ask: { capture: { into: 'note', check: 'text' } },
+				ask_end: { capture: { into: 'note', check: 'text', actions: [{ end: true }] } },
+			},
+		};
+		const labels = scenarioGraph(doc).edges.map((e) => `${e.source} -> ${e.target}: ${e.label}`);
+		expect(labels).toContain('ask -> ask: note = valid text, stays here');
+		expect(labels).toContain('ask_end -> __end: note = valid text');
+	});
+
 	it('reads a half-written draft without throwing', () => {
 		const draft = { start: 'a', states: { a: { on: [{ match: 5, target: 'b' }, 'x'] }, b: 7 } };
 		expect(scenarioGraph(draft).edges.map((e) => e.label)).toEqual(['', '?']);

@@ -21,6 +21,11 @@ const bounds = (value: unknown): string => {
 	return `${String(r.min ?? '…')}..${String(r.max ?? '…')}`;
 };
 
+/** Whether a list of actions ends the conversation or jumps to another scenario. */
+function leaves(actions: unknown): boolean {
+	return Array.isArray(actions) && actions.map(obj).some((a) => 'end' in a || 'goto' in a);
+}
+
 /** The arrow of one step: what was matched, or which kind of step it is. */
 export function stepLabel(visit: StepVisit): string {
 	switch (visit.kind) {
@@ -28,8 +33,12 @@ export function stepLabel(visit: StepVisit): string {
 			return `keyword ${transitionLabel(visit.step)}`;
 		case 'transition':
 			return transitionLabel(visit.step);
-		case 'capture':
-			return `${String(obj(visit.step).into ?? '?')} = valid ${checkLabel(obj(visit.step).check)}`;
+		case 'capture': {
+			const step = obj(visit.step);
+			const valid = `${String(step.into ?? '?')} = valid ${checkLabel(step.check)}`;
+			// No target: the answer is kept and the client stays, asked nothing new (say so on the loop).
+			return step.target === undefined && !leaves(step.actions) ? `${valid}, stays here` : valid;
+		}
 		case 'giveUp': {
 			const retries = obj(visit.capture).retries;
 			return `invalid after ${String(retries ?? '?')} ${retries === 1 ? 'retry' : 'retries'}`;
