@@ -16,6 +16,7 @@ export {
 	type AnalyticsReport,
 	type Traffic,
 } from './analytics/reading';
+export { stateOrder } from './analytics/main-path';
 export type { MessageReceived } from './engine/inbox';
 export type { HandleResult, LatePolicy } from './engine/results';
 export type { ReorderMode, ReorderSettings } from './engine/reorder-wait';

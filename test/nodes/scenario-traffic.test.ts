@@ -61,6 +61,8 @@ describe('Messaging Bot Scenario node: Get Diagram with Draw Traffic', () => {
 				human: { entered: 1, dropOff: 0, handedOff: 1 },
 				done: { entered: 2, dropOff: 0, completed: 2 },
 			},
+			// The scenario's main path, from its document: the funnel's bars.
+			mainPath: ['welcome', 'ask', 'done'],
 		});
 		const { svg, traffic, width } = await picture(item);
 		expect(traffic('welcome')).toBe('3 0');

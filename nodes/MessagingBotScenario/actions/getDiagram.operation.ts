@@ -4,6 +4,7 @@ import {
 	readTraffic,
 	renderDiagram,
 	renderPictures,
+	stateOrder,
 	undrawn,
 	type CompiledScenario,
 	type Traffic,
@@ -55,7 +56,7 @@ export const getDiagram: OfflineOperation = {
 	},
 };
 
-/** Each scenario's traffic over the period, in the conversations of the node's scope. */
+/** Each scenario's traffic over the period in the node's scope, with its main path (a funnel). */
 async function trafficOf(
 	ctx: IExecuteFunctions,
 	scenarios: readonly CompiledScenario[],
@@ -64,7 +65,10 @@ async function trafficOf(
 	const { store, scope } = await storeFor(ctx, scenarios[0]);
 	const found = new Map<string, Traffic>();
 	for (const s of scenarios)
-		found.set(s.id, await readTraffic(store, { scenario: s.id, scope, ...period }));
+		found.set(
+			s.id,
+			await readTraffic(store, { scenario: s.id, scope, ...period, order: stateOrder(s.document) }),
+		);
 	return found;
 }
 
