@@ -10,17 +10,20 @@ import {
 	type Traffic,
 } from '../../../runtime/scenarios';
 import { storeFor } from '../fromParameters';
+import { funnelFile } from './funnel';
 import { periodOf } from './period';
 import type { OfflineOperation } from './types';
 
 const traffic = { operation: ['getDiagram'], drawTraffic: [true] };
 
+type Seen = Traffic & { from: string; to: string };
+
 /**
  * Get Diagram: one item per scenario with its Mermaid stateDiagram-v2 text, and the scenario
  * drawn as binary data: "diagram", a PNG, which n8n's output panel shows (it does not show SVG),
  * and "svg", the same picture as an SVG file. With Draw Traffic, a period's counts from the
- * node's state store are drawn on it; without, no store is opened. Characters none of the PNG's
- * fonts draws are named once, in "notDrawn".
+ * node's state store are drawn on it and "funnel" is the main path's funnel as a PNG; without,
+ * no store is opened. Characters none of the PNG's fonts draws are named once, in "notDrawn".
  */
 export const getDiagram: OfflineOperation = {
 	description: [
@@ -60,10 +63,10 @@ export const getDiagram: OfflineOperation = {
 async function trafficOf(
 	ctx: IExecuteFunctions,
 	scenarios: readonly CompiledScenario[],
-): Promise<Map<string, Traffic>> {
+): Promise<Map<string, Seen>> {
 	const period = periodOf(ctx, 'trafficFrom', 'trafficTo');
 	const { store, scope } = await storeFor(ctx, scenarios[0]);
-	const found = new Map<string, Traffic>();
+	const found = new Map<string, Seen>();
 	for (const s of scenarios)
 		found.set(
 			s.id,
@@ -75,7 +78,7 @@ async function trafficOf(
 async function diagram(
 	this: IExecuteFunctions,
 	scenarios: readonly CompiledScenario[],
-	traffic: Map<string, Traffic> | undefined,
+	traffic: Map<string, Seen> | undefined,
 ): Promise<INodeExecutionData[][]> {
 	const out: INodeExecutionData[] = [];
 	for (const s of scenarios) {
@@ -94,6 +97,7 @@ async function diagram(
 			binary: {
 				diagram: await this.helpers.prepareBinaryData(png, `${s.id}.png`, 'image/png'),
 				svg: await this.helpers.prepareBinaryData(svg, `${s.id}.svg`, 'image/svg+xml'),
+				...(seen ? { funnel: await funnelFile(this, seen, s.id) } : {}),
 			},
 			pairedItem: { item: 0 },
 		});

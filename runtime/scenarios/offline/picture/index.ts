@@ -3,6 +3,7 @@ import { pictureScene, type PictureOptions } from './scene';
 import { writeSvg } from './svg';
 
 export { renderPng } from './draw';
+export { renderFunnel, type FunnelTraffic } from './funnel';
 export { renderPicture } from './svg';
 export type { PictureOptions } from './scene';
 /**
