@@ -33,7 +33,7 @@ const none = { reached: 0, completed: 0, handedOff: 0, dropped: 0, inProgress: 0
 const percent = (part: number, whole: number) =>
 	whole > 0 ? `${Math.round((100 * part) / whole)}%` : '0%';
 
-export function funnelScene(traffic: FunnelTraffic, name: string): Scene {
+function funnelScene(traffic: FunnelTraffic, name: string): Scene {
 	const title = `${name}: funnel ${traffic.from} to ${traffic.to}`;
 	const path = traffic.mainPath;
 	const seen = path.map((state) => traffic.states[state] ?? none);
