@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import {
 	readTraffic,
@@ -98,9 +98,26 @@ async function diagram(
 				diagram: await this.helpers.prepareBinaryData(png, `${s.id}.png`, 'image/png'),
 				svg: await this.helpers.prepareBinaryData(svg, `${s.id}.svg`, 'image/svg+xml'),
 				...(seen ? { funnel: await funnelFile(this, seen, s.id) } : {}),
+				...(await pageFiles(this, picture.pages, s.id)),
 			},
 			pairedItem: { item: 0 },
 		});
 	}
 	return [out, []];
+}
+
+/** A diagram wider than the output panel, cut into pages "page1", "page2"… left to right. */
+async function pageFiles(
+	ctx: IExecuteFunctions,
+	pages: readonly Uint8Array[],
+	id: string,
+): Promise<Record<string, IBinaryData>> {
+	const files: Record<string, IBinaryData> = {};
+	for (const [i, page] of pages.entries())
+		files[`page${i + 1}`] = await ctx.helpers.prepareBinaryData(
+			Buffer.from(page),
+			`${id}-page${i + 1}.png`,
+			'image/png',
+		);
+	return files;
 }
