@@ -16,11 +16,19 @@ export {
 	type AnalyticsReport,
 	type Traffic,
 } from './analytics/reading';
+export { stateOrder } from './analytics/main-path';
 export type { MessageReceived } from './engine/inbox';
 export type { HandleResult, LatePolicy } from './engine/results';
 export type { ReorderMode, ReorderSettings } from './engine/reorder-wait';
 export { renderDiagram } from './offline/diagram';
-export { renderPicture, renderPictures, undrawn, type PictureOptions } from './offline/picture';
+export {
+	renderFunnel,
+	renderPicture,
+	renderPictures,
+	undrawn,
+	type FunnelTraffic,
+	type PictureOptions,
+} from './offline/picture';
 export { readTraffic, trafficPeriod, type TrafficQuery } from './offline/traffic-reading';
 export { RecordingApi } from './offline/recording-api';
 export { rehearse } from './offline/rehearse';

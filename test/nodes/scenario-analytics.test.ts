@@ -2,8 +2,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { INode } from 'n8n-workflow';
+import type { IBinaryData, INode } from 'n8n-workflow';
 
+import { readPng } from '../../scripts/lib/png-read';
 import { sentTexts } from '../helpers/emulator';
 import { outputOf, runWorkflow } from '../helpers/n8n';
 import { SHOP, shopMessage, useScenarioNodeSetup } from '../helpers/shop-scenario';
@@ -92,6 +93,35 @@ describe('Messaging Bot Scenario node: Get Analytics', () => {
 			messages: 7,
 			replies: { sent: 7, unknown: 0, failed: 0 },
 		});
+		// Funnel Picture: the summary item carries the funnel as a PNG, the state items nothing.
+		const pictured = await runWorkflow(
+			itemsInto(
+				[{}],
+				scenarioNode({
+					operation: 'getAnalytics',
+					scenario: SCENARIO,
+					analyticsFunnelPicture: true,
+					options,
+				}),
+			),
+			credentials(),
+		);
+		const withPicture = outputOf(pictured, 'Scenario');
+		expect(withPicture.map((i) => Object.keys(i.binary ?? {}))).toEqual([
+			[],
+			[],
+			[],
+			[],
+			['funnel'],
+		]);
+		const file = withPicture[4].binary?.funnel as IBinaryData;
+		expect(file).toMatchObject({
+			mimeType: 'image/png',
+			fileName: `shop-v1-${weekAgo}-funnel.png`,
+		});
+		const png = readPng(Buffer.from(file.data, 'base64'));
+		expect(png.width).toBe(800);
+		expect(png.pixels.some((v) => v < 100)).toBe(true);
 	});
 
 	it("the weekly-funnel example's nodes post the funnel to the team as one message", async () => {

@@ -61,7 +61,31 @@ function readRgbPng(file: Buffer) {
 		for (let i = 0; i < rgb.length; i += 3) if (test(rgb[i], rgb[i + 1], rgb[i + 2])) n++;
 		return n / (width * height);
 	};
-	return { width, height, share };
+	return { width, height, pixels: rgb, share };
+}
+
+/** A PNG wider than 800 px is also cut into pages of 800 px or less: the same pixels, left to right. */
+function pagesCut(
+	binary: Record<string, IBinaryData>,
+	whole: { width: number; height: number; pixels: Uint8Array },
+) {
+	const pages = Object.keys(binary)
+		.filter((key) => key.startsWith('page'))
+		.map((key) => readPng(Buffer.from(binary[key].data, 'base64')));
+	if (whole.width <= 800) return expect(pages).toEqual([]);
+	expect(pages.length).toBe(Math.ceil(whole.width / 800));
+	let x0 = 0;
+	for (const page of pages) {
+		expect(page.width).toBeLessThanOrEqual(800);
+		expect(page.height).toBe(whole.height);
+		// A row in the middle: the page's pixels are the whole picture's at its offset.
+		const y = Math.floor(whole.height / 2);
+		const row = (p: typeof whole, from: number, w: number) =>
+			Buffer.from(p.pixels.subarray((y * p.width + from) * 3, (y * p.width + from + w) * 3));
+		expect(row(page, 0, page.width).equals(row(whole, x0, page.width))).toBe(true);
+		x0 += page.width;
+	}
+	expect(x0).toBe(whole.width);
 }
 
 describe('Messaging Bot Scenario node: Get Diagram picture', () => {
@@ -94,6 +118,7 @@ describe('Messaging Bot Scenario node: Get Diagram picture', () => {
 			// Drawn on: far from all white, and the start state's green border is there.
 			expect(image.share((r, g, b) => r + g + b < 600)).toBeGreaterThan(0.01);
 			expect(image.share((r, g, b) => g > r + 40 && g > b + 20)).toBeGreaterThan(0);
+			pagesCut(item.binary ?? {}, image);
 			// The Mermaid text stays beside the picture.
 			expect(String(item.json.mermaid)).toMatch(/^stateDiagram-v2\n/);
 		},

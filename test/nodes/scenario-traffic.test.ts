@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { IBinaryData } from 'n8n-workflow';
 import { parseStringPromise } from 'xml2js';
 
+import { renderFunnel, type FunnelTraffic } from '../../runtime/scenarios/offline/picture';
 import { scenarioGraph } from '../../runtime/scenarios/offline/picture/graph';
+import { readPng } from '../../scripts/lib/png-read';
 import { outputOf, runWorkflow } from '../helpers/n8n';
 import { SHOP, shopMessage, useScenarioNodeSetup } from '../helpers/shop-scenario';
 import { byAttribute, type XmlElement } from '../helpers/svg';
@@ -25,6 +27,34 @@ async function picture(item: { binary?: Record<string, IBinaryData> }) {
 	const width = (from: string, to: string) =>
 		Number((edges.get(id(from, to))?.path as XmlElement[])[0].$?.['stroke-width']);
 	return { svg, traffic, width };
+}
+
+/** The funnel beside the diagram: a PNG drawn on, and bars as long as the reading's reached. */
+async function funnelDrawn(item: {
+	json: Record<string, unknown>;
+	binary?: Record<string, IBinaryData>;
+}) {
+	const file = item.binary?.funnel as IBinaryData;
+	expect(file).toMatchObject({ mimeType: 'image/png', fileName: 'shop-funnel.png' });
+	const png = readPng(Buffer.from(file.data, 'base64'));
+	expect(png.width).toBe(800);
+	let inked = 0;
+	for (let i = 0; i < png.pixels.length; i += png.channels)
+		if (png.pixels[i] + png.pixels[i + 1] + png.pixels[i + 2] < 600) inked++;
+	expect(inked / (png.width * png.height)).toBeGreaterThan(0.02);
+	// The same drawing as SVG, from the item's traffic: welcome 3, ask 3, done 2.
+	const traffic = item.json.traffic as FunnelTraffic;
+	const xml: unknown = await parseStringPromise(renderFunnel(traffic, 'shop').svg, {
+		strict: true,
+	});
+	const rows = byAttribute(xml, 'data-funnel-state');
+	expect([...rows.keys()]).toEqual(['welcome', 'ask', 'done']);
+	const bar = (state: string) => Number((rows.get(state)?.rect as XmlElement[])[0].$?.width);
+	expect(bar('welcome')).toBeGreaterThan(0);
+	expect(bar('ask')).toBe(bar('welcome'));
+	expect(bar('done') / bar('welcome')).toBeCloseTo(2 / 3, 2);
+	expect([...byAttribute(xml, 'data-lost').keys()]).toEqual(['0', '1']);
+	expect([...byAttribute(xml, 'data-apart').keys()]).toEqual(['1 0']);
 }
 
 describe('Messaging Bot Scenario node: Get Diagram with Draw Traffic', () => {
@@ -61,6 +91,8 @@ describe('Messaging Bot Scenario node: Get Diagram with Draw Traffic', () => {
 				human: { entered: 1, dropOff: 0, handedOff: 1 },
 				done: { entered: 2, dropOff: 0, completed: 2 },
 			},
+			// The scenario's main path, from its document: the funnel's bars.
+			mainPath: ['welcome', 'ask', 'done'],
 		});
 		const { svg, traffic, width } = await picture(item);
 		expect(traffic('welcome')).toBe('3 0');
@@ -74,6 +106,8 @@ describe('Messaging Bot Scenario node: Get Diagram with Draw Traffic', () => {
 		expect(width('ask', 'done')).toBeGreaterThan(width('ask', 'human'));
 		expect(width('ask', 'human')).toBeGreaterThan(width('welcome', 'human'));
 		expect(width('welcome', 'human')).toBe(1);
+
+		await funnelDrawn(item);
 
 		// Another period: the same picture with nothing counted.
 		const before = await runWorkflow(
@@ -111,6 +145,7 @@ describe('Messaging Bot Scenario node: Get Diagram with Draw Traffic', () => {
 		expect(drawn.data.resultData.error).toBeUndefined();
 		const [item] = outputOf(drawn, 'Scenario');
 		expect(item.json.traffic).toBeUndefined();
+		expect(item.binary?.funnel).toBeUndefined();
 		expect((await picture(item)).svg).not.toContain('data-traffic');
 	});
 });

@@ -1,6 +1,12 @@
-import { NodeOperationError, type IDataObject, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
-import type { AnalyticsReport } from '../../../runtime/scenarios';
+import { trafficOf, type AnalyticsReport } from '../../../runtime/scenarios';
+import { funnelFile } from './funnel';
 import { periodOf } from './period';
 import type { ScenarioOperation } from './types';
 
@@ -46,6 +52,15 @@ export const getAnalytics: ScenarioOperation = {
 			description:
 				'A conversation that stopped in a state with no message from the client for this long counts as dropped there; a more recent one is still in progress',
 		},
+		{
+			displayName: 'Funnel Picture',
+			name: 'analyticsFunnelPicture',
+			type: 'boolean',
+			default: false,
+			displayOptions: { show },
+			description:
+				'Whether to add the main path\'s funnel as a PNG (binary "funnel") to each summary item: a bar per state as long as the conversations that reached it, the drop between states',
+		},
 	],
 	async execute(engine) {
 		const { from, to } = periodOf(this, 'analyticsFrom', 'analyticsTo');
@@ -57,7 +72,10 @@ export const getAnalytics: ScenarioOperation = {
 				`Quiet Time (Hours) must be a number of hours, 0 or more (got ${String(quietHours)})`,
 			);
 		const report = await engine.analytics({ from, to, perDay, quietMs: quietHours * 3_600_000 });
-		return [sameColumns(itemsOf(report)), []];
+		const items = sameColumns(itemsOf(report));
+		if (this.getNodeParameter('analyticsFunnelPicture', 0, false) as boolean)
+			await addFunnels(this, report, items);
+		return [items, []];
 	},
 };
 
@@ -101,4 +119,23 @@ function itemsOf(report: AnalyticsReport): INodeExecutionData[] {
 		});
 	}
 	return items;
+}
+
+/** Each summary item (one per version, and day) with its funnel as binary `funnel`. */
+async function addFunnels(
+	ctx: IExecuteFunctions,
+	report: AnalyticsReport,
+	items: INodeExecutionData[],
+): Promise<void> {
+	const summaries = items.filter((item) => item.json.kind === 'summary');
+	for (const [i, funnel] of report.versions.entries()) {
+		const traffic = {
+			from: funnel.from,
+			to: funnel.to,
+			...trafficOf({ ...report, versions: [funnel] }),
+		};
+		const title = `${funnel.scenario} v${funnel.version}`;
+		const file = `${funnel.scenario}-v${funnel.version}-${funnel.from}`;
+		summaries[i].binary = { funnel: await funnelFile(ctx, traffic, title, file) };
+	}
 }

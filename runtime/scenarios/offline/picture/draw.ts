@@ -1,4 +1,5 @@
 import { drawText, textWidth } from './letters';
+import { pagesOf } from './pages';
 import { encodePng } from './png';
 import { Raster, type Outline } from './raster';
 import { pictureScene, type PictureOptions } from './scene';
@@ -20,6 +21,20 @@ export function renderPng(
 export function drawPng(scene: Scene): { png: Uint8Array; missing: string[] } {
 	const { raster, missing } = rasterize(scene);
 	return { png: encodePng(raster.width, raster.height, raster.rgb), missing };
+}
+
+/** The PNG, and the same cut into pages at most `pageWidth` wide when it is wider (pages.ts). */
+export function drawPngPages(
+	scene: Scene,
+	pageWidth: number,
+): { png: Uint8Array; pages: Uint8Array[]; missing: string[] } {
+	const { raster, missing } = rasterize(scene);
+	const { width, height, rgb } = raster;
+	return {
+		png: encodePng(width, height, rgb),
+		pages: pagesOf(width, height, rgb, pageWidth),
+		missing,
+	};
 }
 
 /** The scene on pixels, and the characters of its text that no font draws. */
