@@ -10,6 +10,13 @@ const later = setTimeout;
 
 /** A write is followed by its marker's touch within this long (one HSET per process at most). */
 const TOUCH_EVERY_MS = 20;
+/** The marker moves on, never back, and only from what this process last saw acknowledged, in the same store. */
+const TOUCH = `
+if redis.call('HGET', KEYS[1], 'id') ~= ARGV[4] then return 0 end
+local mine = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if mine < tonumber(ARGV[2]) then return 0 end
+if tonumber(ARGV[3]) > mine then redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
+return 1`;
 
 /**
  * The loss marker of a Redis store: a hash beside the data holding the store's id and, per
@@ -61,9 +68,16 @@ export class LossMarker {
 	touch(): void {
 		this.touching ??= later(() => {
 			this.touching = undefined;
+			const id = this.id;
+			if (!id) return;
 			const at = this.now();
-			this.redis.hset(this.key, `w:${this.process}`, at).then(
-				() => (this.acknowledged = Math.max(this.acknowledged, at)),
+			// Compare-and-set: a touch that reaches a Redis which came back without this process's
+			// latest time (sent from ioredis's offline queue, or resent after a reconnect, before the
+			// check) writes nothing, so it cannot hide the loss from the check.
+			this.redis.eval(TOUCH, 1, this.key, `w:${this.process}`, this.acknowledged, at, id).then(
+				(done) => {
+					if (done === 1) this.acknowledged = Math.max(this.acknowledged, at);
+				},
 				() => undefined,
 			);
 		}, TOUCH_EVERY_MS).unref();

@@ -185,6 +185,8 @@ test('a broken target is listed with its path and its state marked; clicking sel
 });
 
 test('renames a state and every reference follows', async () => {
+	// The graph may be zoomed onto the state selected before: the whole graph first.
+	await page.locator('.react-flow__controls-fitview').click();
 	await stateBox(page, 'ask_email').click();
 	await page.getByTestId('state-name').fill('ask_mail');
 	await page.getByTestId('rename-state').click();

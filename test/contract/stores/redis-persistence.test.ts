@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { Redis } from 'ioredis';
+
 import { RedisStore } from '../../../runtime/stores/redis';
 import { persistenceWarning } from '../../../runtime/stores/redis-persistence';
 
@@ -53,6 +55,36 @@ describe('what a crash of the Redis loses, read at connect', () => {
 		const store = await redisWith('--save', '60 1', '--rename-command', 'CONFIG', '');
 		expect(await store.crashLoss()).toMatch(/CONFIG GET was refused/);
 		expect(await store.claim('d', 'a', 1000)).toBe(true);
+		await store.close();
+	});
+});
+
+// The marker's touch follows a write by a few milliseconds; one that reaches a Redis which has
+// just come back older (from ioredis's offline queue, or resent after the reconnect, before the
+// marker is checked) must not write this process's latest time back over the older one.
+describe('the loss marker under a touch that arrives after the loss', () => {
+	it('a touch meeting an older marker writes nothing, and the check on reconnecting says the loss', async () => {
+		const port = nextPort;
+		const store = await redisWith('--save', '', '--appendonly', 'no');
+		const admin = new Redis({ port });
+		const markerKey = async () => (await admin.keys('*{~marker}*'))[0];
+		expect(await store.claim('d', 'first', 60_000)).toBe(true);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const key = await markerKey();
+		const before = await admin.hgetall(key);
+		const field = Object.keys(before).find((f) => f.startsWith('w:')) as string;
+		expect(Number(before[field])).toBeGreaterThan(0);
+		// Redis "came back" as it was long ago: the marker's time for this process far back.
+		await admin.hset(key, field, 1);
+		// A write, then its touch, reach that Redis before the store has reconnected and checked.
+		expect(await store.claim('d', 'second', 60_000)).toBe(true);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(await admin.hget(key, field)).toBe('1');
+		// The connection drops and comes back: the check finds this process's time older than acknowledged.
+		await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect((await store.lostWrites())?.detail).toMatch(/came back as it was at 1970/);
+		await admin.quit();
 		await store.close();
 	});
 });
