@@ -85,10 +85,17 @@ describe.each(PAUSE_STORES)(
 					return i;
 				}),
 			);
-			// Each worker leases the replies of the executions it took, then waits for the budget.
-			await sleep(3000);
-			const took = n8n.workers.map((w, i) => startedExecutions(w) - started[i]);
-			const paused = n8n.workers[took[0] >= took[1] ? 0 : 1];
+			// Each worker leases the replies of the executions it took, then waits for the budget:
+			// the pause waits for most executions to start (a busy machine starts them late), then
+			// for their steps to be saved.
+			const took = await until(
+				() => n8n.workers.map((w, i) => startedExecutions(w) - started[i]),
+				(t) => t[0] + t[1] >= CLIENTS - 2,
+				60_000,
+			);
+			await sleep(1500);
+			const pausedIndex = took[0] >= took[1] ? 0 : 1;
+			const paused = n8n.workers[pausedIndex];
 			const sentAtPause = await sentCount();
 			signal(paused, 'SIGSTOP');
 			const pausedAt = Date.now();
@@ -108,11 +115,38 @@ describe.each(PAUSE_STORES)(
 			process.stdout.write(
 				`queue-mode pause test, state in ${store}: ${JSON.stringify(line)} (executions taken before the pause ${took.join(' / ')}, replies sent before it ${sentAtPause}, outbox ${JSON.stringify(statuses)})\n`,
 			);
-			// The pause caught replies still waiting for the budget.
+			const twice = clientIds.filter((_, i) => sent[i].length > 1);
+			if (twice.length) await explainTwice(twice, pausedAt, pausedSeconds);
+			// The pause caught a worker holding executions, and replies still waiting for the budget.
+			expect(took[pausedIndex]).toBeGreaterThan(0);
 			expect(sentAtPause).toBeLessThan(CLIENTS);
 			expect(sent.map((s) => s.length)).toEqual(clientIds.map(() => 1));
 			expect(line.unknown).toBe(0);
 		});
+
+		/** For a reply sent twice: each copy's time and the client's requests, in ms from the pause. */
+		async function explainTwice(clients: string[], pausedAt: number, pausedSeconds: number) {
+			const { body } = await admin<Array<{ client_id: string; text: string; timestamp: string }>>(
+				emulator,
+				'GET',
+				'/sent-messages',
+			);
+			const log = await admin<
+				Array<{ at: number | string; method: string; path: string; status: number }>
+			>(emulator, 'GET', '/requests');
+			const ms = (t: number | string) => new Date(t).getTime() - pausedAt;
+			for (const client of clients) {
+				const copies = body.data
+					.filter((m) => m.client_id === client)
+					.map((m) => `${m.text} @${ms(m.timestamp)}`);
+				const requests = log.body.data
+					.filter((r) => r.path.includes(client))
+					.map((r) => `${r.method} ${r.path.replace(client, 'C')} ${r.status} @${ms(r.at)}`);
+				process.stdout.write(
+					`sent twice to ${client} (paused for ${pausedSeconds} s): ${copies.join(', ')}; requests: ${requests.join(', ')}\n`,
+				);
+			}
+		}
 
 		/** Every reply in the store finished, no execution running, and nothing sent for 10 s. */
 		async function settled(): Promise<void> {
