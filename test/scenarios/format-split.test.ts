@@ -3,33 +3,9 @@ import { splitPoint, variantAt } from '../../runtime/scenarios/format/split';
 import { validateScenario, parseScenario } from '../../runtime/scenarios/format/validate';
 import { scenarioWarnings } from '../../runtime/scenarios/format/warnings';
 import { scenarioGraph } from '../../runtime/scenarios/offline/picture/graph';
-import { backends, scenario } from './harness';
+import { backends } from './harness';
 import { opener } from './format-fixture';
-
-/** "yes" orders; anything else goes back through the split. */
-const answers = [
-	{ match: { equals: 'yes' }, target: 'ordered' },
-	{ match: { any: true }, target: 'hello' },
-];
-
-/** A greeting test: two greetings by weight, the goal an order placed. */
-export const greetingTest = (split: Record<string, unknown> = {}) =>
-	scenario({
-		hello: {
-			split: {
-				name: 'greeting',
-				variants: [
-					{ name: 'short', weight: 1, target: 'short' },
-					{ name: 'warm', weight: 1, target: 'warm' },
-				],
-				goal: { state: 'ordered' },
-				...split,
-			},
-		},
-		short: { messages: ['Hi. Order?'], on: answers },
-		warm: { messages: ['Welcome, lovely to see you! Shall I take your order?'], on: answers },
-		ordered: { messages: ['Ordered.'], end: true },
-	});
+import { greetingOf, greetingTest } from './split-fixture';
 
 describe('the split format', () => {
 	it('accepts a split and draws each variant with its share', () => {
@@ -142,7 +118,6 @@ describe("a client's place in a test", () => {
 
 describe.each(backends())('split step ($name store)', (backend) => {
 	const open = opener(backend);
-	const greetingOf = (replies: string[]) => (replies[0]?.startsWith('Hi.') ? 'short' : 'warm');
 
 	it('sends each client down its own variant, every time', async () => {
 		const chat = open([greetingTest()]);
