@@ -3,7 +3,10 @@ import { splitPoint, variantAt } from '../../runtime/scenarios/format/split';
 import { validateScenario, parseScenario } from '../../runtime/scenarios/format/validate';
 import { scenarioWarnings } from '../../runtime/scenarios/format/warnings';
 import { scenarioGraph } from '../../runtime/scenarios/offline/picture/graph';
-import { backends } from './harness';
+import { trafficOf } from '../../runtime/scenarios/analytics/reading';
+import { renderDiagram } from '../../runtime/scenarios/offline/diagram';
+import { renderPicture } from '../../runtime/scenarios/offline/picture/svg';
+import { backends, Chat, START } from './harness';
 import { opener } from './format-fixture';
 import { greetingOf, greetingTest } from './split-fixture';
 
@@ -143,5 +146,25 @@ describe.each(backends())('split step ($name store)', (backend) => {
 		for (let i = 0; i < 20; i++)
 			expect(greetingOf(await chat.say('hi again', `cl_${i}`))).toBe(before.get(`cl_${i}`));
 		for (let i = 20; i < 40; i++) expect(greetingOf(await chat.say('hi', `cl_${i}`))).toBe('warm');
+	});
+});
+
+describe('a split in the pictures', () => {
+	it('draws each variant with its share, and with traffic how many clients took it', async () => {
+		const doc = greetingTest();
+		expect(renderDiagram(parseScenario(doc))).toContain('  hello --> short : short · 50%\n');
+		const chat = new Chat([doc]);
+		const took = { short: 0, warm: 0 };
+		for (let i = 0; i < 30; i++) took[greetingOf(await chat.say('hi', `cl_${i}`))]++;
+		const report = await chat.engine.analytics({ from: START, to: START, now: chat.time });
+		const svg = renderPicture(doc, { traffic: trafficOf(report) });
+		for (const variant of ['short', 'warm'] as const) {
+			expect(svg).toContain(`>${variant} · 50% ×${took[variant]}</text>`);
+			expect(trafficOf(report).edges).toContainEqual({
+				from: 'hello',
+				to: variant,
+				count: took[variant],
+			});
+		}
 	});
 });
