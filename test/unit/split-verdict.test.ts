@@ -4,32 +4,15 @@ import {
 	splitVerdict,
 	wilson,
 } from '../../runtime/scenarios/analytics/verdict';
+import { probabilityBBeatsA } from '../helpers/beta-reference';
 
 /**
- * The split verdict's figures against references computed here by other means: published Wilson
- * intervals, the closed form of P(B > A) for Beta posteriors with whole parameters (a sum of beta
- * functions, with log-factorials summed term by term), and the sample-size formula with its z
- * values written out.
+ * The split verdict's figures against references computed by other means: published Wilson
+ * intervals, the closed form of P(B > A) for Beta posteriors with whole parameters
+ * (helpers/beta-reference.ts), and the sample-size formula with its z values written out.
  */
 
-/** ln((n − 1)!) from a table of summed logs: Γ(n) for a whole n, with nothing shared with the module. */
-const LN_FACTORIAL = [0, 0];
-function lnFactorialOf(n: number): number {
-	for (let k = LN_FACTORIAL.length; k <= n; k++)
-		LN_FACTORIAL.push(LN_FACTORIAL[k - 1] + Math.log(k - 1));
-	return LN_FACTORIAL[n];
-}
-const lnB = (a: number, b: number) => lnFactorialOf(a) + lnFactorialOf(b) - lnFactorialOf(a + b);
-
-/** P(θB > θA), θ ~ Beta(1 + goal, 1 + clients − goal): Σᵢ B(αA+i, βA+βB) / ((βB+i) B(1+i, βB) B(αA, βA)). */
-function closedForm(a: [number, number], b: [number, number]): number {
-	const [aA, bA] = [1 + a[1], 1 + a[0] - a[1]];
-	const [aB, bB] = [1 + b[1], 1 + b[0] - b[1]];
-	let total = 0;
-	for (let i = 0; i < aB; i++)
-		total += Math.exp(lnB(aA + i, bA + bB) - Math.log(bB + i) - lnB(1 + i, bB) - lnB(aA, bA));
-	return total;
-}
+const closedForm = probabilityBBeatsA;
 
 describe('Wilson 95 % intervals', () => {
 	it.each([
