@@ -116,14 +116,3 @@ export function assignVariant(
 ): string {
 	return split.winner ?? variantAt(split.variants, splitPoint(test, clientId));
 }
-
-/** Each variant's share of new clients, in percent (the winner's is 100 once the test ended). */
-export function variantShares(split: Pick<SplitDef, 'variants' | 'winner'>): Map<string, number> {
-	const total = split.variants.reduce((sum, v) => sum + v.weight, 0);
-	return new Map(
-		split.variants.map((v) => [
-			v.name,
-			split.winner === undefined ? (100 * v.weight) / total : v.name === split.winner ? 100 : 0,
-		]),
-	);
-}
