@@ -11,7 +11,7 @@ const LANCZOS = [
 	1.5056327351493116e-7,
 ];
 
-export function lnGamma(x: number): number {
+function lnGamma(x: number): number {
 	if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
 	const z = x - 1;
 	let sum = LANCZOS[0];
@@ -64,7 +64,7 @@ function continuedFraction(x: number, a: number, b: number): number {
 }
 
 /** The standard normal's cumulative distribution. */
-export function normalCdf(z: number): number {
+function normalCdf(z: number): number {
 	return 0.5 * erfc(-z / Math.SQRT2);
 }
 

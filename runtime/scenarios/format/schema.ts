@@ -21,7 +21,7 @@ import { splitSchema } from './split';
 
 export * from './schema-parts';
 export type { MenuDef, MenuOption } from './menu';
-export type { SplitDef, SplitGoal, SplitVariant } from './split';
+export type { SplitDef, SplitVariant } from './split';
 
 /**
  * The scenario format: states, captures, timers, branches and workflow calls, and the document

@@ -68,7 +68,6 @@ export const splitSchema = z
 
 export type SplitDef = z.output<typeof splitSchema>;
 export type SplitVariant = SplitDef['variants'][number];
-export type SplitGoal = NonNullable<SplitDef['goal']>;
 
 /** The test's name: its own, or its state's. */
 export function splitName(split: Pick<SplitDef, 'name'>, state: string): string {

@@ -41,7 +41,7 @@ export interface ConversationContext {
 	splits?: Record<string, SplitMark>;
 }
 
-export interface SplitMark {
+interface SplitMark {
 	variant: string;
 	goal?: true;
 }
