@@ -168,3 +168,36 @@ describe('a split in the pictures', () => {
 		}
 	});
 });
+
+describe.each(backends())('split goals ($name store)', (backend) => {
+	const open = opener(backend);
+	const goals = async (chat: Chat) => {
+		const report = await chat.engine.analytics({ from: START, to: START, now: chat.time });
+		return Object.fromEntries(
+			report.splits[0].variants.map((v) => [v.variant, [v.clients, v.goal]]),
+		);
+	};
+
+	it('counts a tag goal once per client, when the scenario adds the tag after the split', async () => {
+		const doc = greetingTest({ goal: { tag: 'buyer' } });
+		const states = doc.states as Record<string, Record<string, unknown>>;
+		const buys = { match: { equals: 'buy' }, actions: [{ addTags: ['buyer'] }], target: 'ordered' };
+		states.short.on = [buys, ...(states.short.on as unknown[])];
+		states.warm.on = [buys, ...(states.warm.on as unknown[])];
+		const chat = open([doc]);
+		const variant = greetingOf(await chat.say('hi', 'cl_ada'));
+		await chat.say('buy', 'cl_ada');
+		await chat.say('hi', 'cl_ada');
+		await chat.say('buy', 'cl_ada');
+		// "yes" orders without the tag: no goal.
+		const other = greetingOf(await chat.say('hi', 'cl_grace'));
+		await chat.say('yes', 'cl_grace');
+		const counted = await goals(chat);
+		if (variant === other) expect(counted[variant]).toEqual([2, 1]);
+		else
+			expect([counted[variant], counted[other]]).toEqual([
+				[1, 1],
+				[1, 0],
+			]);
+	});
+});
