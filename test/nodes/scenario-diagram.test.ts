@@ -9,6 +9,7 @@ import { readPng } from '../../scripts/lib/png-read';
 import { outputOf, runWorkflow } from '../helpers/n8n';
 import { largeScenario } from '../studio/generated';
 import { itemsInto, scenarioNode } from '../helpers/workflows';
+import { greetingTest } from '../scenarios/split-fixture';
 
 const examples = path.join(__dirname, '../../examples/scenarios');
 const example = (name: string) => readFileSync(path.join(examples, `${name}.json`), 'utf8');
@@ -48,6 +49,7 @@ const sources: Record<string, () => string> = {
 	faq: () => example('faq'),
 	awkward: () => awkward,
 	large: () => JSON.stringify(largeScenario(60)),
+	split: () => JSON.stringify({ ...greetingTest(), id: 'split' }),
 };
 
 const svgSize = (svg: XmlNode) => [Number(svg.$?.width), Number(svg.$?.height)];
@@ -101,6 +103,19 @@ function pagesCut(
 }
 
 describe('Messaging Bot Scenario node: Get Diagram picture', () => {
+	it("writes a split's variants and their shares on its arrows", async () => {
+		const scenario = JSON.stringify({ ...greetingTest(), id: 'split' });
+		const run = await runWorkflow(
+			itemsInto([{}], scenarioNode({ operation: 'getDiagram', scenario })),
+			{},
+		);
+		const [item] = outputOf(run, 'Scenario');
+		const svg = Buffer.from((item.binary?.svg as IBinaryData).data, 'base64').toString('utf8');
+		expect(svg).toContain('>short · 50%</text>');
+		expect(svg).toContain('>warm · 50%</text>');
+		expect(svg).toContain('>split test greeting, goal: ordered</text>');
+	});
+
 	it.each(Object.keys(sources))(
 		'gives %s as a PNG and an SVG file that parses as XML and draws every state',
 		async (name) => {

@@ -14,12 +14,14 @@ describe('compiled scenario machine', () => {
 		expect(Object.keys(impl.actions).sort()).toEqual(
 			[
 				'applyTags',
+				'assignVariant',
 				'callWorkflow',
 				'countTry',
 				'findOrder',
 				'handOff',
 				'note',
 				'prepareJump',
+				'reachGoal',
 				'release',
 				'reply',
 				'resetTries',
@@ -38,6 +40,7 @@ describe('compiled scenario machine', () => {
 				'silenced',
 				'textMatches',
 				'triesLeft',
+				'variantIs',
 			].sort(),
 		);
 	});

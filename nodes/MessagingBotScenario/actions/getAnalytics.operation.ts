@@ -14,7 +14,7 @@ const show = { operation: ['getAnalytics'] };
 
 /**
  * Get Analytics: the funnel of this scenario's conversations over a period, per version: one item
- * per state, then a summary item.
+ * per state, then a summary item; then one item per variant of each split test, with its verdict.
  */
 export const getAnalytics: ScenarioOperation = {
 	description: [
@@ -72,7 +72,7 @@ export const getAnalytics: ScenarioOperation = {
 				`Quiet Time (Hours) must be a number of hours, 0 or more (got ${String(quietHours)})`,
 			);
 		const report = await engine.analytics({ from, to, perDay, quietMs: quietHours * 3_600_000 });
-		const items = sameColumns(itemsOf(report));
+		const items = sameColumns([...itemsOf(report), ...variantItems(report)]);
 		if (this.getNodeParameter('analyticsFunnelPicture', 0, false) as boolean)
 			await addFunnels(this, report, items);
 		return [items, []];
@@ -119,6 +119,38 @@ function itemsOf(report: AnalyticsReport): INodeExecutionData[] {
 		});
 	}
 	return items;
+}
+
+/**
+ * One item per variant of each split test over the whole period (all versions: ending a test is a
+ * new version), its test's verdict on each.
+ */
+function variantItems(report: AnalyticsReport): INodeExecutionData[] {
+	return report.splits.flatMap((split) =>
+		split.variants.map((v) => ({
+			json: {
+				kind: 'variant',
+				scenario: split.scenario,
+				version: null,
+				from: report.from,
+				to: report.to,
+				state: '',
+				test: split.test,
+				variant: v.variant,
+				clients: v.clients,
+				goalReached: v.goal,
+				conversion: v.conversion,
+				conversionLow: v.interval?.low ?? null,
+				conversionHigh: v.interval?.high ?? null,
+				probabilityBest: v.probabilityBest,
+				best: split.verdict.best === v.variant,
+				verdict: split.verdict.text,
+				verdictReady: split.verdict.ready,
+				moreClientsNeeded: split.verdict.moreClients,
+			} as IDataObject,
+			pairedItem: { item: 0 },
+		})),
+	);
 }
 
 /** Each summary item (one per version, and day) with its funnel as binary `funnel`. */

@@ -36,7 +36,7 @@ export const operationProperty: INodeProperties = {
 			value: 'getAnalytics',
 			action: 'Get the funnel analytics',
 			description:
-				'How conversations went over a period: per state the conversations that reached it and its visits, where those that stopped there stand (ended, handed off, dropped, in progress), time to the next state and where they went; a summary per scenario version',
+				'How conversations went over a period: per state the conversations that reached it and its visits, where those that stopped there stand (ended, handed off, dropped, in progress), time to the next state and where they went; a summary per scenario version; per split test variant its clients, goal reached and the verdict',
 		},
 		{
 			name: 'Get Conversation',

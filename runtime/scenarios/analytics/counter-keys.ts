@@ -87,6 +87,11 @@ export const field = {
 	keyword: cached((from: string, to: string) => `keyword:${enc(from)}>${enc(to)}`),
 	/** Where a conversation stopped, in the day it first reached the state (stops.ts). */
 	stop: cached((how: string, state: string) => `stop${how}:${enc(state)}`),
+	/** Clients sent down a split test's variant, and those of them that reached its goal. */
+	variant: cached((test: string, variant: string) => `variant:${enc(test)}>${enc(variant)}`),
+	variantGoal: cached(
+		(test: string, variant: string) => `variantGoal:${enc(test)}>${enc(variant)}`,
+	),
 	/** A live conversation stopped at a state, by the minute of its last message. */
 	stopLive: cached((state: string, minute: number) => `stopLive:${enc(state)}:${minute}`),
 };

@@ -8,6 +8,7 @@ import {
 	type CounterKey,
 } from './counter-keys';
 import { cmp, funnelOf, type FunnelSummary, type StateFunnel } from './funnel';
+import { splitTests, type SplitTestReport } from './split-reading';
 
 /**
  * The funnel read from the analytics counters (tally.ts): per scenario version,
@@ -27,6 +28,8 @@ export interface AnalyticsQuery {
 	quietMs?: number;
 	/** The reading's moment, for the quiet time (now by default). */
 	now?: number;
+	/** The smallest difference a split test's verdict tells, in points (default 5). */
+	differencePoints?: number;
 }
 
 const DEFAULT_QUIET_MS = 24 * 3_600_000;
@@ -54,6 +57,8 @@ export interface AnalyticsReport {
 	from: string;
 	to: string;
 	versions: VersionFunnel[];
+	/** Each split test's variants and verdict over the period, its scenario's versions summed. */
+	splits: SplitTestReport[];
 }
 
 /** Where the conversations that reached a state stand: a funnel's bar. */
@@ -125,7 +130,13 @@ export async function readAnalytics(
 	versions.sort(
 		(a, b) => cmp(a.scenario, b.scenario) || a.version - b.version || cmp(a.from, b.from),
 	);
-	return { from, to, versions };
+	const sources = [...groups.values()].map(({ key, days }) => ({
+		scope: key.scope,
+		scenario: key.scenario.id,
+		fields: sumFields(days),
+	}));
+	const splits = splitTests(sources, { differencePoints: query.differencePoints });
+	return { from, to, versions, splits };
 }
 
 function daysBetween(from: string, to: string): string[] {

@@ -181,6 +181,7 @@ export function stepTally(
 	if (from && prev !== undefined && wasLive && (moved || after.ended)) tally.live(from, prev, -1);
 	if (!after.ended && (moved || !wasLive)) tally.live(after.scenario, next, 1);
 	countStop(tally, before, after, { started, moved, event: facts?.event, now });
+	countSplits(tally, before, after);
 	for (const entry of after.outbox) countOutcome(tally, after.scenario, entry);
 	return tally.counts;
 }
@@ -245,6 +246,23 @@ function countEvents(
 			const counter = NOTE_COUNTERS[note];
 			if (counter) tally.add(to, field.of(counter, where));
 		}
+}
+
+/**
+ * A client's split variants and goals, counted when they first appear on its record: the variants
+ * are carried from one conversation to the next (machine/split.ts), so each client counts once.
+ */
+function countSplits(tally: Tally, before: TalliedRecord | undefined, after: TalliedRecord): void {
+	const marks = after.snapshot.context.splits;
+	if (!marks) return;
+	const was = before?.snapshot.context.splits;
+	for (const test in marks) {
+		const { variant, goal } = marks[test];
+		const old = was?.[test];
+		const same = old?.variant === variant;
+		if (!same) tally.add(after.scenario, field.variant(test, variant));
+		if (goal && !(same && old?.goal)) tally.add(after.scenario, field.variantGoal(test, variant));
+	}
 }
 
 /** An effect's outcome is counted with the write that records it, once. */

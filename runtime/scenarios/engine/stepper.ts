@@ -130,10 +130,12 @@ export class Stepper {
 		const vars = Object.fromEntries(
 			Object.entries(snapshot.context.vars).filter(([name]) => declared.has(name)),
 		);
+		const splits = snapshot.context.splits;
 		const entered = target.initial({
 			entry: jump.state,
 			client: snapshot.context.client,
 			vars,
+			...(splits ? { splits } : {}),
 			...(message ? { message } : {}),
 		});
 		return {
@@ -187,7 +189,9 @@ export class Stepper {
 					: current
 						? 'scenario-changed'
 						: 'scenario-removed';
-			step = compiled.start({ client: profile, message: fields });
+			// A client's split variants outlive its conversation (format/split.ts).
+			const splits = record?.snapshot.context.splits;
+			step = compiled.start({ client: profile, message: fields, ...(splits ? { splits } : {}) });
 			status = 'started';
 		}
 		const next = this.recordAfterStep(record, compiled, step, {

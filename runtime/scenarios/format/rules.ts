@@ -4,6 +4,7 @@ import { didYouMean } from './suggest';
 import { parseTemplate } from './templates';
 import type { ScenarioIssue } from './issue';
 import { menuConflicts, menuIssues } from './menu-rules';
+import { splitIssues } from './split-rules';
 import {
 	assignedVariables,
 	declaredVariables,
@@ -80,6 +81,7 @@ export class RuleChecker {
 		});
 		if (!keywordsDone)
 			this.regexBudget(this.keywordsRegexCost, 'keywords', "the keywords' regular expressions");
+		this.issues.push(...splitIssues(doc));
 		return this.issues;
 	}
 

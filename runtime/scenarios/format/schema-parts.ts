@@ -50,7 +50,7 @@ export const scenarioId = z
 	.regex(SCENARIO_ID, 'must be letters, digits, "_" or "-" (at most 64)');
 
 /** Tags follow the service's rules (A21): non-empty after trimming, at most 64 characters. */
-const tag = z
+export const tag = z
 	.string('must be a tag')
 	.trim()
 	.min(1, 'must be a non-empty tag')

@@ -17,9 +17,11 @@ import {
 	varName,
 } from './schema-parts';
 import { menuSchema } from './menu';
+import { splitSchema } from './split';
 
 export * from './schema-parts';
 export type { MenuDef, MenuOption } from './menu';
+export type { SplitDef, SplitVariant } from './split';
 
 /**
  * The scenario format: states, captures, timers, branches and workflow calls, and the document
@@ -167,6 +169,7 @@ const stateSchema = z
 			.describe(
 				'Decided on entry, after the actions, without waiting for a message: the first branch whose conditions hold is taken; the last must have none',
 			),
+		split: splitSchema.optional(),
 		fallback: text.optional().describe('Replaces the scenario fallback in this state'),
 		end: z.boolean('must be true or false').optional().describe('The conversation ends on entry'),
 	})

@@ -10,6 +10,8 @@ import type {
 	MenuDef,
 	MenuOption,
 	ScenarioDocument,
+	SplitDef,
+	SplitVariant,
 	StateDef,
 	TimerDef,
 	TransitionDef,
@@ -36,6 +38,7 @@ export type StepVisit =
 	| { kind: 'option'; step: MenuOption; index: number; menu: MenuDef }
 	| { kind: 'menuGiveUp'; step: NonNullable<MenuDef['giveUp']>; menu: MenuDef }
 	| { kind: 'branch'; step: BranchDef; index: number; last: boolean }
+	| { kind: 'variant'; step: SplitVariant; index: number; split: SplitDef }
 	| { kind: 'outcome'; step: CallDef['success']; outcome: CallOutcome; call: CallDef };
 
 export interface StepSite {
@@ -164,7 +167,21 @@ class Walk {
 		branches.forEach((b, i) => {
 			if (isObject(b)) this.branch(name, b, `${path}.choose[${i}]`, i, i === branches.length - 1);
 		});
+		if (isObject(state.split)) this.split(name, state.split, `${path}.split`);
 		this.v.leaveState?.(name, state as StateDef, path);
+	}
+
+	private split(state: string, split: Json, path: string) {
+		items(split.variants).forEach((variant, index) => {
+			if (!isObject(variant)) return;
+			const visit: StepVisit = {
+				kind: 'variant',
+				step: variant as SplitVariant,
+				index,
+				split: split as SplitDef,
+			};
+			this.step(visit, { path: `${path}.variants[${index}]`, state, targetRequired: true });
+		});
 	}
 
 	private call(state: string, call: Json, path: string) {

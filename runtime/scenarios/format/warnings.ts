@@ -1,5 +1,6 @@
 import type { ScenarioDocument, TransitionDef } from './schema';
 import type { ScenarioIssue } from './issue';
+import { splitWarnings } from './split-rules';
 import { pathKey } from './walk';
 
 /**
@@ -21,6 +22,7 @@ export function scenarioWarnings(doc: ScenarioDocument): ScenarioIssue[] {
 				'a message that matches none of its choices gets no answer: add a last choice with "match": {"any": true}, or a "fallback" (in the state or at the top of the scenario)',
 		});
 	}
+	warnings.push(...splitWarnings(doc));
 	return warnings;
 }
 

@@ -31,6 +31,7 @@ const ENTRY: Record<string, string> = {
 	keywords: 'keyword',
 	when: 'condition',
 	branches: 'branch',
+	variants: 'variant',
 	send: 'message',
 	options: 'option',
 	synonyms: 'synonym',

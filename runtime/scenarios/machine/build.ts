@@ -35,6 +35,7 @@ import type {
 import { parseTemplate, renderTemplate, type Template } from '../format/templates';
 import { declaredVariables } from '../format/walk';
 import { menuQuestion, menuTransitions } from './menu';
+import { goalsOf, splitEntry, splitMoves, type Goals } from './split';
 
 /**
  * The xstate v5 machine of a scenario: each part of the format turned into states, transitions
@@ -62,6 +63,7 @@ export function buildMachine(doc: ScenarioDocument) {
 			handedOff: false,
 			jump: null,
 			order: null,
+			...(input?.splits ? { splits: { ...input.splits } } : {}),
 		}),
 		initial: ENTRY_STATE,
 		states: {
@@ -93,9 +95,11 @@ function visit(state: string): ActionConfig {
 class MachineBuilder {
 	private readonly declared: ReadonlySet<string>;
 	private readonly keywords: TransitionConfig[];
+	private readonly goals: Goals;
 
 	constructor(private readonly doc: ScenarioDocument) {
 		this.declared = declaredVariables(doc);
+		this.goals = goalsOf(doc);
 		// A keyword's move is noted: it is not the arrow of the state it leaves (a capture's give-up).
 		this.keywords = (doc.keywords ?? []).map((t) => {
 			const move = this.transition(t);
@@ -107,12 +111,15 @@ class MachineBuilder {
 	state(name: string, def: StateDef): StateConfig {
 		const entry: ActionConfig[] = [
 			visit(name),
+			...this.goals.reached(name),
 			{ type: 'resetTries' },
 			...(def.messages ?? []).map((m) => this.reply(m)),
 			...this.actions(def.actions),
 			...(def.menu ? [menuQuestion(def.menu, this)] : []),
+			...(def.split ? [splitEntry(name, def.split)] : []),
 		];
 		if (def.end) return { entry, type: 'final' };
+		if (def.split) return { entry, always: splitMoves(name, def.split, this) };
 		if (def.call) return this.call(name, def.call, entry);
 		const message: TransitionConfig[] = [
 			SILENT,
@@ -153,6 +160,7 @@ class MachineBuilder {
 			return [
 				{ type: 'updateTags', params: change },
 				{ type: 'applyTags', params: change },
+				...this.goals.tagged(change.add),
 			];
 		}
 		if ('set' in def) return [this.setVars(def.set)];

@@ -11,6 +11,7 @@ import {
 	type PreparedMatcher,
 } from '../format/matchers';
 import { chooseOption, type PreparedMenu } from '../format/menu';
+import { assignVariant, type SplitDef } from '../format/split';
 import { MAX_TEXT, type ActionDef, type CallOutcome, type Condition } from '../format/schema';
 import {
 	showValue,
@@ -36,6 +37,13 @@ export interface ConversationContext {
 	jump: { scenario: string; state?: string } | null;
 	/** The order a "findOrder" action found (missing in conversations saved before orders). */
 	order?: OrderRecord | null;
+	/** Each split test's variant for this client, and whether it reached the test's goal. */
+	splits?: Record<string, SplitMark>;
+}
+
+interface SplitMark {
+	variant: string;
+	goal?: true;
 }
 
 export type ScenarioEvent =
@@ -64,6 +72,8 @@ export interface MachineInput {
 	vars?: Record<string, string>;
 	/** The message that started the conversation, for {{message.text}} in entry messages. */
 	message?: MessageFields;
+	/** The client's split variants from its conversation before: kept across a restart. */
+	splits?: Record<string, SplitMark>;
 }
 
 /** What the engine must do after the machine has stepped. */
@@ -86,6 +96,7 @@ export type WorkflowEffect = Extract<Effect, { kind: 'workflow' }>;
  */
 export type StepNote = 'fallback' | 'retry' | 'giveUp' | 'keyword';
 type CallParams = Omit<WorkflowEffect, 'kind'>;
+type SplitParams = Pick<SplitDef, 'variants' | 'winner'> & { test: string };
 
 /** Reserved states: the conversation ended, or continues in another scenario. */
 export const END_STATE = '__end';
@@ -128,6 +139,17 @@ export const machineSetup = setup({
 		findOrder: assign(({ context, event }, params: { wanted: string }) => ({
 			order: findOrder(ordersOf(context, event), params.wanted),
 		})),
+		assignVariant: assign(({ context }, params: SplitParams) => {
+			const known = context.splits?.[params.test];
+			if (known && params.variants.some((v) => v.name === known.variant)) return {};
+			const variant = assignVariant(params, params.test, context.client.id);
+			return { splits: { ...context.splits, [params.test]: { variant } } };
+		}),
+		reachGoal: assign(({ context }, params: { test: string }) => {
+			const mark = context.splits?.[params.test];
+			if (!mark || mark.goal) return {};
+			return { splits: { ...context.splits, [params.test]: { ...mark, goal: true as const } } };
+		}),
 		prepareJump: assign((_, params: { scenario: string; state?: string }) => ({
 			jump: params.state === undefined ? { scenario: params.scenario } : { ...params },
 		})),
@@ -144,6 +166,8 @@ export const machineSetup = setup({
 			event.type === 'MESSAGE' && chooseOption(params.menu, event.message.text) === params.index,
 		triesLeft: ({ context }, params: { retries: number }) => context.tries < params.retries,
 		entryIs: ({ event }, params: { state: string }) => entryOf(event) === params.state,
+		variantIs: ({ context }, params: { test: string; variant: string }) =>
+			context.splits?.[params.test]?.variant === params.variant,
 		outcomeIs: ({ event }, params: { outcome: CallOutcome }) =>
 			event.type === 'RESULT' && event.outcome === params.outcome,
 	},

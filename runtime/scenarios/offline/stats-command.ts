@@ -9,11 +9,13 @@ import { SqliteStore } from '../../stores/sqlite';
 import type { StateStore } from '../../stores/types';
 import { readAnalytics, type AnalyticsReport, type VersionFunnel } from '../analytics/reading';
 import type { CliIo } from './chat';
+import { splitTable } from './split-table';
 
 export const STATS_USAGE = `  stats --store <sqlite file | redis URL | postgres URL> [--scenario ID] [--from DAY --to DAY] [--per-day] [--quiet-hours H]
                      the funnel of every scenario version in a state store (days: YYYY-MM-DD,
                      UTC; default the last 7 days); a conversation quiet for H hours (default
-                     24) in the state it stopped in counts as dropped there`;
+                     24) in the state it stopped in counts as dropped there; then each split
+                     test's variants with their verdict`;
 
 const DAY = 86_400_000;
 
@@ -105,7 +107,8 @@ function duration(ms: number | null): string {
 function statsTable(report: AnalyticsReport): string {
 	if (report.versions.length === 0)
 		return `No conversations counted from ${report.from} to ${report.to}.\n`;
-	return report.versions.map(versionTable).join('\n');
+	const splits = report.splits.map((split) => splitTable(split, report.from, report.to));
+	return [...report.versions.map(versionTable), ...splits].join('\n');
 }
 
 function versionTable(v: VersionFunnel): string {

@@ -3,7 +3,7 @@ import { stateNotes, stepLabel } from './labels';
 
 /**
  * The scenario as boxes and labelled arrows: every way a conversation moves (a match, a
- * condition, a capture's check and give-up, a menu's options, a timer, each branch of a choice or a workflow call,
+ * condition, a capture's check and give-up, a menu's options, a timer, each branch of a choice or a workflow call, each variant of a split with its share,
  * keywords from any state), listed once from the format's walk. The Mermaid text, the SVG picture
  * and the studio all draw this; it reads a half-written draft as well as a parsed scenario.
  */
@@ -21,6 +21,7 @@ export type EdgeKind =
 	| 'giveUp'
 	| 'after'
 	| 'choose'
+	| 'split'
 	| 'call'
 	| 'end';
 
@@ -60,6 +61,7 @@ const KIND: Record<StepVisit['kind'], EdgeKind> = {
 	menuGiveUp: 'giveUp',
 	timer: 'after',
 	branch: 'choose',
+	variant: 'split',
 	outcome: 'call',
 };
 

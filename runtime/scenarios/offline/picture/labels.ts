@@ -57,7 +57,24 @@ export function stepLabel(visit: StepVisit): string {
 			const when = conditionsLabel(obj(visit.step).when);
 			return when ? `if ${when}` : 'otherwise';
 		}
+		case 'variant':
+			return variantLabel(visit.split, visit.index);
 	}
+}
+
+/** A split's arrow: the variant and its share of new clients (all of them once a winner is set). */
+function variantLabel(split: unknown, index: number): string {
+	const variants = list(obj(split).variants).map(obj);
+	const name = String(variants[index]?.name ?? '?');
+	const winner = obj(split).winner;
+	if (typeof winner === 'string')
+		return winner === name ? `${name} · 100% (winner)` : `${name} · 0%`;
+	const weights = variants.map((v) =>
+		typeof v.weight === 'number' && v.weight > 0 ? v.weight : 0,
+	);
+	const total = weights.reduce((a, b) => a + b, 0);
+	const share = total > 0 ? (100 * weights[index]) / total : 0;
+	return `${name} · ${Number(share.toFixed(1))}%`;
 }
 
 function transitionLabel(step: unknown): string {
@@ -117,9 +134,18 @@ export function stateNotes(state: unknown): string[] {
 		notes.push(`menu of ${count} option${count === 1 ? '' : 's'}`);
 	}
 	if (isObj(s.call)) notes.push(`calls ${String(obj(s.call).workflow ?? '?')}`);
+	if (isObj(s.split)) notes.push(splitNote(obj(s.split)));
 	for (const action of list(s.actions)) notes.push(actionLabel(action));
 	if (isObj(s.after)) notes.push(`reminder after ${String(obj(s.after).minutes ?? '?')} min`);
 	return notes;
+}
+
+function splitNote(split: Obj): string {
+	const goal = obj(split.goal);
+	const name = typeof split.name === 'string' ? ` ${split.name}` : '';
+	if ('state' in goal) return `split test${name}, goal: ${String(goal.state)}`;
+	if ('tag' in goal) return `split test${name}, goal: +tag ${String(goal.tag)}`;
+	return `split test${name}`;
 }
 
 function actionLabel(value: unknown): string {

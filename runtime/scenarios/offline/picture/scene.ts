@@ -24,6 +24,7 @@ const COLOURS: Record<EdgeKind, string> = {
 	giveUp: '#c53030',
 	after: '#718096',
 	choose: '#b7791f',
+	split: '#c05621',
 	call: '#2b6cb0',
 	end: '#1a202c',
 };
