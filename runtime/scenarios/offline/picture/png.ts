@@ -85,10 +85,3 @@ export class PngWriter {
 		return out;
 	}
 }
-
-/** An 8-bit RGB PNG of `rgb` (width × height × 3 bytes, row by row). */
-export function encodePng(width: number, height: number, rgb: Uint8Array): Uint8Array {
-	const png = new PngWriter(width, height);
-	png.addRows(rgb, width, 0, height);
-	return png.finish();
-}
