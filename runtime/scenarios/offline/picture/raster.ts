@@ -3,7 +3,8 @@ import type { Point } from './shapes';
 /**
  * RGB pixels to draw a picture on, with anti-aliased filled outlines (four sample rows per
  * pixel, exact coverage across), on which letters.ts lays glyph outlines: enough for boxes, arrows
- * and words, with no canvas, browser or native module.
+ * and words, with no canvas, browser or native module. A raster may hold a band of rows of a
+ * taller picture (from row `top`): shapes are given in the picture's coordinates and clipped.
  */
 
 /** An outline of one or more rings, filled by the non-zero rule (a hole runs the other way). */
@@ -23,8 +24,16 @@ export class Raster {
 	constructor(
 		readonly width: number,
 		readonly height: number,
+		/** The picture's row that is this raster's first. */
+		public top = 0,
 	) {
 		this.rgb = new Uint8Array(width * height * 3).fill(255);
+	}
+
+	/** The same pixels, all white again, for the band from picture row `top`. */
+	moveTo(top: number): void {
+		this.top = top;
+		this.rgb.fill(255);
 	}
 
 	/** Lays `colour` over the pixels by a coverage mask (0..1) placed at (x0, y0). */
@@ -32,7 +41,7 @@ export class Raster {
 		const [r, g, b] = parseColour(colour);
 		const h = mask.length / w;
 		for (let y = 0; y < h; y++) {
-			const py = y0 + y;
+			const py = y0 - this.top + y;
 			if (py < 0 || py >= this.height) continue;
 			for (let x = 0; x < w; x++) {
 				const px = x0 + x;
@@ -50,7 +59,7 @@ export class Raster {
 	 */
 	fill(outlines: Outline[], colour: string, alpha = 1): void {
 		const pieces = outlines.flatMap((outline) => {
-			const box = bounds(outline.flat(), this.width, this.height);
+			const box = bounds(outline, this.width, this.top, this.height);
 			if (!box) return [];
 			const one = new Float32Array(box.w * box.h);
 			cover(outline, one, box.x, box.y, box.w, box.h);
@@ -68,7 +77,7 @@ export class Raster {
 				for (let x = 0; x < box.w; x++) {
 					const c = Math.min(255, Math.round(one[y * box.w + x] * 255));
 					if (c <= 0) continue;
-					const at = (box.y + y) * this.width + box.x + x;
+					const at = (box.y - this.top + y) * this.width + box.x + x;
 					if (scratch[at] === 0) touched.push(at);
 					if (c > scratch[at]) scratch[at] = c;
 				}
@@ -86,20 +95,21 @@ export class Raster {
 	}
 }
 
-/** The whole pixels points reach, within the picture; undefined when none. */
-function bounds(points: Point[], width: number, height: number) {
-	if (points.length === 0) return undefined;
+/** The whole pixels an outline reaches, within the rows held (from `top`); undefined when none. */
+function bounds(outline: Outline, width: number, top: number, height: number) {
 	let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-	for (const p of points) {
-		minX = Math.min(minX, p.x);
-		minY = Math.min(minY, p.y);
-		maxX = Math.max(maxX, p.x);
-		maxY = Math.max(maxY, p.y);
-	}
+	for (const ring of outline)
+		for (const p of ring) {
+			if (p.x < minX) minX = p.x;
+			if (p.x > maxX) maxX = p.x;
+			if (p.y < minY) minY = p.y;
+			if (p.y > maxY) maxY = p.y;
+		}
+	if (minX > maxX) return undefined;
 	const x = Math.max(0, Math.floor(minX));
-	const y = Math.max(0, Math.floor(minY));
+	const y = Math.max(top, Math.floor(minY));
 	const w = Math.min(width, Math.ceil(maxX) + 1) - x;
-	const h = Math.min(height, Math.ceil(maxY) + 1) - y;
+	const h = Math.min(top + height, Math.ceil(maxY) + 1) - y;
 	return w > 0 && h > 0 ? { x, y, w, h } : undefined;
 }
 

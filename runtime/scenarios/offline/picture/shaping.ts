@@ -28,23 +28,32 @@ interface Run {
 	text: string;
 }
 
-const bidi = bidiFactory();
+let made: ReturnType<typeof bidiFactory> | undefined;
+/** The bidirectional algorithm, made on first need. */
+const bidi = () => (made ??= bidiFactory());
 
 /** Joiners, variation selectors, direction marks and tags: shape other characters, drawn as nothing. */
 const INVISIBLE =
 	/^(?:[\u200b-\u200f\u202a-\u202e\u2060-\u206f]|[\ufe00-\ufe0f]|[\u{e0000}-\u{e007f}])$/u;
 const ARABIC = /[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]/;
+/**
+ * What can make a level other than 0: right-to-left letters and Arabic digits, and the marks
+ * and embeddings that set a direction. A line with none is left to right throughout, read
+ * without the algorithm (whose tables cost a Latin picture more than its drawing).
+ */
+const RIGHT_TO_LEFT =
+	/[\u0590-\u08ff\u200f\u202a-\u202e\u2066-\u2069\ufb1d-\ufdff\ufe70-\ufeff\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
 
 const chosen = new Map<string, LoadedFont | null>();
 const fontOf = (char: string, bold: boolean) =>
 	getOrCreate(chosen, `${bold ? 'b' : 'r'}${char}`, () => fontFor(char, bold) ?? null) ?? undefined;
 
 function runsOf(text: string, bold: boolean): Run[] {
-	const { levels } = bidi.getEmbeddingLevels(text);
+	const levels = RIGHT_TO_LEFT.test(text) ? bidi().getEmbeddingLevels(text).levels : undefined;
 	const runs: Run[] = [];
 	let at = 0;
 	for (const char of Array.from(text)) {
-		const level = levels[at];
+		const level = levels ? levels[at] : 0;
 		at += char.length;
 		if (INVISIBLE.test(char)) continue;
 		const font = fontOf(char, bold);
