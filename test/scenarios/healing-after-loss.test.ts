@@ -1,9 +1,9 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test tooling: a SQLite file put back from a backup */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: a SQLite file put back from a backup, real waits for a silence timer */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { ScenarioEngine } from '../../runtime/scenarios';
+import { compileScenario, ScenarioEngine } from '../../runtime/scenarios';
 import { HealingSession } from '../../runtime/scenarios/engine/healing/session';
 import { nodeSqlite, SqliteStore } from '../../runtime/stores/sqlite';
 import { healingFixture, steps } from './healing-fixture';
@@ -17,9 +17,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // found there and not sent again, and it goes on from where it was, not from the start.
 describe('a conversation the store lost, rebuilt from the history', () => {
 	const { write, transcript, ...bench } = healingFixture('default');
-	const engineOf = (store: SqliteStore) =>
+	const engineOf = (store: SqliteStore, scenario = steps) =>
 		new ScenarioEngine({
-			scenarios: [steps],
+			scenarios: [scenario],
 			store,
 			api: bench.client(),
 			clock: realClock,
@@ -58,4 +58,80 @@ describe('a conversation the store lost, rebuilt from the history', () => {
 		]);
 		await store.close();
 	});
+
+	// A silence timer that fired between two messages before the loss: the rebuild fires it in its
+	// place (its reply found in the history, not sent again), so the next message is answered from
+	// the state the timer led to, as it was the first time.
+	it('fires a silence timer in its place between rebuilt messages, its reply not sent again', async () => {
+		const file = path.join(dir, 'timer.sqlite');
+		let store = new SqliteStore(file);
+		const before = engineOf(store, remind);
+		await before.handle(await write('a1'));
+		await before.handle(await write('a2'));
+		const reader = new (nodeSqlite().DatabaseSync)(file);
+		reader.exec(`VACUUM INTO '${file}.backup'`);
+		reader.close();
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		await before.runDueWork();
+		await before.handle(await write('a3'));
+		await store.close();
+		for (const log of ['-wal', '-shm']) rmSync(`${file}${log}`, { force: true });
+		copyFileSync(`${file}.backup`, file);
+		store = new SqliteStore(file);
+		const after = engineOf(store, remind);
+		const result = await after.handle(await write('a4'));
+		expect(result.healing?.afterLoss).toBeDefined();
+		await after.runDueWork();
+		expect(await transcript()).toEqual([
+			's0 got a1',
+			's1 got a2',
+			'still there?',
+			'back: a3',
+			's3 got a4',
+		]);
+		await store.close();
+	});
+
+	// The same timer, due again after the loss with no message since: Run Due Work finds its reply
+	// in the history and does not send it twice.
+	it('does not send again the reply of a silence timer that fired before the loss', async () => {
+		const file = path.join(dir, 'timer-alone.sqlite');
+		let store = new SqliteStore(file);
+		const before = engineOf(store, remind);
+		await before.handle(await write('a1'));
+		await before.handle(await write('a2'));
+		const reader = new (nodeSqlite().DatabaseSync)(file);
+		reader.exec(`VACUUM INTO '${file}.backup'`);
+		reader.close();
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		await before.runDueWork();
+		await store.close();
+		for (const log of ['-wal', '-shm']) rmSync(`${file}${log}`, { force: true });
+		copyFileSync(`${file}.backup`, file);
+		store = new SqliteStore(file);
+		const after = engineOf(store, remind);
+		const work = await after.runDueWork();
+		expect(work.notice).toMatch(/lost writes it had acknowledged/);
+		expect(await transcript()).toEqual(['s0 got a1', 's1 got a2', 'still there?']);
+		await store.close();
+	});
+});
+
+/** Steps with a silence timer in s1 (0.6 s) that leads elsewhere. */
+const remind = compileScenario({
+	id: 'remind',
+	version: 1,
+	start: 's0',
+	states: {
+		s0: { messages: ['s0 got {{message.text}}'], on: [{ match: { any: true }, target: 's1' }] },
+		s1: {
+			messages: ['s1 got {{message.text}}'],
+			on: [{ match: { any: true }, target: 's2' }],
+			after: { minutes: 0.01, send: 'still there?', target: 'r' },
+		},
+		s2: { messages: ['s2 got {{message.text}}'], on: [{ match: { any: true }, target: 's3' }] },
+		r: { on: [{ match: { any: true }, target: 'back' }] },
+		back: { messages: ['back: {{message.text}}'], on: [{ match: { any: true }, target: 's3' }] },
+		s3: { messages: ['s3 got {{message.text}}'], on: [{ match: { any: true }, target: 's3' }] },
+	},
 });

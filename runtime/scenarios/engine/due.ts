@@ -9,6 +9,7 @@ import type { ConversationStore, Versioned } from '../durability/record-store';
 import type { OutboxRunner } from '../durability/outbox';
 import { AGAIN, BOUNDS, keptChanging, retry } from '../durability/retry';
 import type { Stepper } from './stepper';
+import { checkFirst } from './inbox-applier';
 
 export interface TimerResult {
 	/** timer: a silence timer fired; resumed: effects left unfinished by a worker that stopped. */
@@ -27,6 +28,8 @@ export class DueRunner {
 		private readonly conversations: ConversationStore,
 		private readonly stepper: Stepper,
 		private readonly outbox: OutboxRunner,
+		/** When the store's loss of writes was found, if it was (see InboxApplierOptions). */
+		private readonly lossFound: () => number | undefined = () => undefined,
 	) {}
 
 	async run(key: string, now: number): Promise<TimerResult | undefined> {
@@ -58,8 +61,13 @@ export class DueRunner {
 			const loaded = attempt === 1 ? first : await this.conversations.read(key);
 			const record = loaded.record;
 			if (!record?.timer || record.timer.dueAt > now) return undefined;
+			const fired = this.stepper.afterTimer(record, now);
+			// Due before the loss was found: it may have fired then, its reply in the history.
+			const dueAt = record.timer.dueAt;
+			const lossFound = this.lossFound();
+			if (lossFound !== undefined && dueAt < lossFound) checkFirst(fired, `timer@${dueAt}`, dueAt);
 			// The write that fires the timer leases its first effect too.
-			const done = await this.outbox.commit(key, loaded, this.stepper.afterTimer(record, now), now);
+			const done = await this.outbox.commit(key, loaded, fired, now);
 			if (!done) return AGAIN;
 			const { conversation, actions, problems } = done;
 			return { kind: 'timer', conversation, actions, problems };

@@ -113,7 +113,12 @@ export class ScenarioEngine {
 						clock: options.clock,
 						dedupeTtlMs: this.settings.dedupeTtlMs,
 					});
-		this.dueRunner = new DueRunner(this.conversations, this.stepper, this.outbox);
+		this.dueRunner = new DueRunner(
+			this.conversations,
+			this.stepper,
+			this.outbox,
+			() => this.healer.session.lossFound,
+		);
 		this.healer = this.healerFor(options, scope);
 		this.applier = new InboxApplier(this.inbox, {
 			store: options.store,

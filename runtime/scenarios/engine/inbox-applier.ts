@@ -125,9 +125,14 @@ export class InboxApplier {
 		if (late && this.options.latePolicy !== 'apply')
 			return await this.setAsideLate(key, message.message_id, loaded, now, taken);
 		const profile = await this.profileFor(record, message.client_id);
-		const stepped = this.options.stepper.stepMessage(record, message, profile, now);
-		if (late) noteStep(stepped.record, { event: 'message', ...stepFacts(stepped.record), late });
 		const lossFound = this.options.lossFound?.();
+		// Rebuilt after the store lost writes: stepped at the time it was written, after the silence
+		// timers that fell due before it, so the conversation goes the way it went the first time.
+		const rebuilt = lossFound !== undefined && sentAt !== undefined && sentAt < lossFound;
+		const base = rebuilt ? firedBefore(this.options.stepper, record, sentAt) : record;
+		const stepAt = rebuilt ? sentAt : now;
+		const stepped = this.options.stepper.stepMessage(base, message, profile, stepAt);
+		if (late) noteStep(stepped.record, { event: 'message', ...stepFacts(stepped.record), late });
 		if (lossFound !== undefined && (sentAt ?? now) < lossFound)
 			checkFirst(stepped.record, message.message_id, sentAt ?? now);
 		const lastSentAt = Math.max(record?.lastSentAt ?? -Infinity, sentAt ?? -Infinity);
@@ -249,7 +254,29 @@ function latestWritten(entries: readonly Inbound[]): Inbound['message'] | undefi
 }
 
 /** The step's replies are looked for in the client's history from `since` before they are sent. */
-function checkFirst(record: ConversationRecord, cause: string, since: number): void {
+/** The most silence timers fired in place before one rebuilt message (a chain of them). */
+const TIMERS_IN_PLACE = 10;
+
+/**
+ * The record after the silence timers due before `at` fired, each at its own time, their replies
+ * looked for in the history before they are sent (they went out before the loss).
+ */
+function firedBefore(
+	stepper: Stepper,
+	record: ConversationRecord | undefined,
+	at: number,
+): ConversationRecord | undefined {
+	let current = record;
+	for (let i = 0; i < TIMERS_IN_PLACE && current?.timer && current.timer.dueAt <= at; i++) {
+		const dueAt = current.timer.dueAt;
+		current = stepper.afterTimer(current, dueAt);
+		checkFirst(current, `timer@${dueAt}`, dueAt);
+	}
+	return current;
+}
+
+/** Replies of `cause` not yet sent are looked for in the history since `since` first. */
+export function checkFirst(record: ConversationRecord, cause: string, since: number): void {
 	for (const entry of record.outbox)
 		if (entry.cause === cause && entry.effect.kind === 'reply' && entry.status === 'pending')
 			entry.check = { since };
