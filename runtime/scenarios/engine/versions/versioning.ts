@@ -7,7 +7,7 @@ import { ConversationMover, type MovePreview, type MoveReport } from './move';
 import type { MovePlan } from './move-plan';
 import { PinnedDefinitions, rememberDefinition, type LiveConversations } from './pinned';
 
-/** A version seen, with how many live conversations run on it now. */
+/** A version seen, with how many live conversations run on it now; `live`: the engine's own. */
 export type VersionListed = VersionInfo & { live: boolean; conversations: number };
 
 const MOST = 100_000;
@@ -69,7 +69,6 @@ export class Versioning {
 
 	/** The versions seen, the latest first, each with its live conversations. */
 	async list(): Promise<VersionListed[]> {
-		await this.seen();
 		const versions = await this.book.list();
 		return await Promise.all(
 			versions.map(async (v) => ({
@@ -97,12 +96,10 @@ export class Versioning {
 	}
 
 	async preview(plan: MovePlan): Promise<MovePreview> {
-		await this.seen();
 		return await this.mover.preview(plan);
 	}
 
 	async move(plan: MovePlan): Promise<MoveReport> {
-		await this.seen();
 		return await this.mover.move(plan);
 	}
 }
