@@ -35,7 +35,7 @@ const LIST_LIMIT = 1000;
 export const refKey = (ref: VersionRef): string => `${ref.id}@${ref.version}`;
 
 /** A short hash of a document's content (FNV-1a, twice 32 bits): equal content, equal hash. */
-export function contentHash(document: unknown): string {
+function contentHash(document: unknown): string {
 	const text = JSON.stringify(document);
 	let a = 0x811c9dc5;
 	let b = 0x01000193;
