@@ -87,6 +87,27 @@ describe.each(backends())('conversations finish on their version ($name store)',
 		expect(versions[0].hash).not.toBe(versions[1].hash);
 	});
 
+	it('writes a version record once per process and version, not per message or engine', async () => {
+		const chat = new Chat([v1], { openStore: backend.open });
+		const writes: string[] = [];
+		const counted = new Proxy(chat.store, {
+			get(target, name, receiver) {
+				const value = Reflect.get(target, name, receiver) as unknown;
+				if (name !== 'write' || typeof value !== 'function') return value;
+				return (namespace: string, ...rest: unknown[]) => {
+					writes.push(namespace);
+					return (value as (...a: unknown[]) => unknown).call(target, namespace, ...rest);
+				};
+			},
+		});
+		for (let i = 0; i < 5; i++) {
+			// A new engine per message, as the node makes one per execution.
+			chat.engine = chat.newEngine([compileScenario(v1)], undefined, {}, counted);
+			await chat.say(i === 0 ? 'hi' : `name ${i}`, `cl_${i % 2}`);
+		}
+		expect(writes.filter((ns) => ns.startsWith('versions:'))).toEqual(['versions:default']);
+	});
+
 	if (backend.name === 'sqlite')
 		it('reads an older definition from the store at most once per process and version', async () => {
 			const first = new Chat([v1], { openStore: backend.open });
