@@ -75,8 +75,7 @@ export class MessagingBotScenario implements INodeType {
 				typeOptions: { rows: 20 },
 				default: EXAMPLE_SCENARIO,
 				required: true,
-				description:
-					`The scenario as JSON: what the bot says, asks and checks, and when it hands over to a person. Every problem is listed, one per line, by its place in the scenario when the node runs. ${SCENARIO_FORMAT_LINK}.`,
+				description: `The scenario as JSON: what the bot says, asks and checks, and when it hands over to a person. Every problem is listed, one per line, by its place in the scenario when the node runs. ${SCENARIO_FORMAT_LINK}.`,
 			},
 			...operationFields,
 			{
@@ -138,6 +137,28 @@ export class MessagingBotScenario implements INodeType {
 								name: 'Hand to a Person',
 								value: 'handoff',
 								description: 'The bot goes silent for this client until released',
+							},
+						],
+					},
+					{
+						displayName: 'Live Conversations',
+						name: 'liveConversations',
+						type: 'options',
+						default: 'finish',
+						description:
+							'A conversation that started on an older version of this scenario, when a newer one is live',
+						options: [
+							{
+								name: 'Finish on Their Version',
+								value: 'finish',
+								description:
+									'It finishes on the version it started on (its replies, captures and timers); the next conversation starts on this one. The output says "older_version" for a message handled so.',
+							},
+							{
+								name: 'Move to This Version',
+								value: 'move',
+								description:
+									'It goes on in this version where its state has the same name, or starts over where the state is gone',
 							},
 						],
 					},

@@ -8,6 +8,7 @@ import {
 	issuesInWords,
 	type CompiledScenario,
 	type LatePolicy,
+	type LiveConversations,
 	type ReorderMode,
 } from '../../runtime/scenarios';
 import { clientFor, n8nClock } from '../shared/transport';
@@ -86,6 +87,7 @@ export async function engineFor(ctx: IExecuteFunctions): Promise<ScenarioEngine>
 		latePolicy: option('latePolicy', 'ignore') as LatePolicy,
 		retentionMs: Number(option('retentionDays', 30)) * 86_400_000,
 		analytics: { daysKept: Number(option('analyticsDays', 90)) },
+		liveConversations: option('liveConversations', 'finish') as LiveConversations,
 	});
 }
 

@@ -46,7 +46,6 @@ function isDocument(text: string): boolean {
 function emptyOr(ctx: IExecuteFunctions, label: string, fallback: unknown): unknown {
 	if (fallback !== undefined) return fallback;
 	throw new NodeOperationError(ctx.getNode(), `${label} is empty`, {
-		description:
-			`Paste a scenario there (JSON), or start from one of the examples linked under the field. ${SCENARIO_FORMAT_LINK}.`,
+		description: `Paste a scenario there (JSON), or start from one of the examples linked under the field. ${SCENARIO_FORMAT_LINK}.`,
 	});
 }

@@ -6,6 +6,7 @@ import type { CliIo } from '../scenarios/offline/chat';
 import { CHAT_USAGE, SCENARIO_USAGE, runScenarioCommand } from '../scenarios/offline/commands';
 import { STATS_USAGE, runStats } from '../scenarios/offline/stats-command';
 import { STUDIO_USAGE, runStudioCli } from '../studio/server/command';
+import { VERSIONS_USAGE, runVersionsCommand } from '../scenarios/offline/versions-command';
 
 // Put together here, above both rooms: the studio builds on the scenarios, never the reverse.
 const USAGE = `Usage: messaging-bot-scenario <command> FILE [FILE...]
@@ -14,6 +15,7 @@ Commands:
 ${SCENARIO_USAGE}
 ${STUDIO_USAGE}
 ${STATS_USAGE}
+${VERSIONS_USAGE}
 
 ${CHAT_USAGE}
 `;
@@ -24,6 +26,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
 	// The studio parses its own arguments and keeps serving after this returns.
 	if (command === 'studio') return runStudioCli(rest, io);
 	if (command === 'stats') return await runStats(rest, io);
+	if (command === 'versions' || command === 'move' || command === 'rollback')
+		return await runVersionsCommand(command, rest, io);
 	return await runScenarioCommand(argv, io, USAGE);
 }
 

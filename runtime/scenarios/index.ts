@@ -10,6 +10,10 @@ export type { WorkflowPort } from './durability/workflow-call';
 export type { TimerResult } from './engine/due';
 export { conversationScope } from './engine/scope';
 export { ScenarioEngine, type DueWork } from './engine/engine';
+export { MoveError, type MovePreview, type MoveReport } from './engine/versions/move';
+export type { MovePlan } from './engine/versions/move-plan';
+export type { LiveConversations } from './engine/versions/pinned';
+export type { VersionListed } from './engine/versions/versioning';
 export {
 	trafficOf,
 	type AnalyticsQuery,

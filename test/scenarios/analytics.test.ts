@@ -161,13 +161,27 @@ describe.each(backends())('analytics counters: $name', (backend) => {
 	it('moves a conversation that goes on under a new version from one to the other, no edge', async () => {
 		const chat = new Chat([FUNNEL], { openStore: backend.open });
 		await chat.say('hi');
-		chat.engine = chat.newEngine([compiled({ ...FUNNEL, version: 2 })]);
+		// Live Conversations: Move to This Version.
+		const move = { liveConversations: 'move' } as const;
+		chat.engine = chat.newEngine([compiled({ ...FUNNEL, version: 2 })], undefined, move);
 		expect(await chat.say('what')).toEqual(['Sorry?']);
 		const { versions } = await chat.engine.analytics({ from: DAY, to: DAY, now: chat.time });
 		const menu = versions.map((v) => [v.version, v.states.find((s) => s.state === 'menu')]);
 		expect(menu).toEqual([
 			[1, expect.objectContaining({ reached: 1, inProgress: 0, edges: [], now: 0 })],
 			[2, expect.objectContaining({ reached: 1, inProgress: 1, edges: [], now: 1, fallbacks: 1 })],
+		]);
+	});
+
+	it('counts a conversation that finishes on its version under that version', async () => {
+		const chat = new Chat([FUNNEL], { openStore: backend.open });
+		await chat.say('hi');
+		chat.engine = chat.newEngine([compiled({ ...FUNNEL, version: 2 })]);
+		expect(await chat.say('what')).toEqual(['Sorry?']);
+		const { versions } = await chat.engine.analytics({ from: DAY, to: DAY, now: chat.time });
+		const menu = versions.map((v) => [v.version, v.states.find((s) => s.state === 'menu')]);
+		expect(menu).toEqual([
+			[1, expect.objectContaining({ reached: 1, inProgress: 1, now: 1, fallbacks: 1 })],
 		]);
 	});
 

@@ -206,7 +206,8 @@ describe.each(backends())('scenario engine ($name store)', (backend) => {
 		const chat = open();
 		const crashing = new CrashingStore(chat.store);
 		chat.engine = chat.newEngine([compileScenario(echo())], chat.api, {}, crashing);
-		crashing.crashOnWrite = 1;
+		// The first write records the scenario's version; the second is the step's.
+		crashing.crashOnWrite = 2;
 		await expect(chat.say('hi', 'cl_ada', 'm1')).rejects.toThrow('process crashed');
 		expect(await chat.say('hi', 'cl_ada', 'm1')).toEqual(['Hello']);
 		expect(chat.last?.status).toBe('started');

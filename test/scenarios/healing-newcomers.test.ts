@@ -21,8 +21,9 @@ describe.each(PROFILES)('healing a conversation with no record yet (%s profile)'
 			clock: realClock,
 			healing: { session: new HealingSession(Date.now()) },
 		});
-		// Accepted into the inbox, then the process dies on the step's write.
-		crashing.crashOnWrite = 1;
+		// Accepted into the inbox, then the process dies on the step's write (the first write
+		// records the scenario's version).
+		crashing.crashOnWrite = 2;
 		await expect(before.handle(await write('a1'))).rejects.toThrow('process crashed');
 		const lost = await write('a2'); // refused while n8n was down
 		const next = await write('a3');

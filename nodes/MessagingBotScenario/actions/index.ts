@@ -4,7 +4,9 @@ import { workflowsProperty } from './descriptions';
 import { getDiagram } from './getDiagram.operation';
 import { getAnalytics } from './getAnalytics.operation';
 import { getConversation } from './getConversation.operation';
+import { getVersions } from './getVersions.operation';
 import { handleMessage } from './handleMessage.operation';
+import { moveConversations } from './moveConversations.operation';
 import { release } from './release.operation';
 import { runDueWork } from './runDueWork.operation';
 import { testConversation } from './testConversation.operation';
@@ -20,6 +22,8 @@ export const operations: Record<string, ScenarioOperation | OfflineOperation> = 
 	getConversation,
 	getDiagram,
 	getAnalytics,
+	getVersions,
+	moveConversations,
 	testConversation,
 };
 
@@ -51,10 +55,24 @@ export const operationProperty: INodeProperties = {
 			description: 'The scenario as a Mermaid state diagram, to review its flow',
 		},
 		{
+			name: 'Get Versions',
+			value: 'getVersions',
+			action: 'Get the scenario versions',
+			description:
+				'The scenario versions the storage has seen, the latest first: dates, content hash, and how many conversations still run on each',
+		},
+		{
 			name: 'Handle Message',
 			value: 'handleMessage',
 			action: 'Handle a client message',
 			description: 'Step the conversation with each message.received item and send the replies',
+		},
+		{
+			name: 'Move Conversations',
+			value: 'moveConversations',
+			action: 'Move conversations to another version',
+			description:
+				'Move the live conversations of one scenario version to another, state by state, each once; preview first where each would land',
 		},
 		{
 			name: 'Release to Bot',

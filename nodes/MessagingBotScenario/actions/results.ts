@@ -22,6 +22,15 @@ export function resultItem(result: HandleResult): IDataObject {
 		actions: result.actions as unknown as IDataObject[],
 		problems: result.problems as unknown as IDataObject[],
 		restart: result.restart ?? null,
+		// Handled on the older version the conversation started on (Live Conversations).
+		...(result.olderVersion
+			? {
+					older_version: {
+						version: result.olderVersion.version,
+						live_version: result.olderVersion.liveVersion,
+					},
+				}
+			: {}),
 		late: result.late,
 		// Healing from the client's history: a message it gave, what healing did, "off".
 		...(result.healed ? { healed: true } : {}),

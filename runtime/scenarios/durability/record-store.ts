@@ -34,10 +34,27 @@ export class ConversationStore {
 	/** Reads a key absent here from where older versions kept it (engine/carry-over.ts). */
 	fallback?: (key: string) => Promise<Loaded>;
 
+	/**
+	 * Readies what stepping a record read needs (the definition of the older version it is pinned
+	 * to, engine/versions/pinned.ts).
+	 */
+	prepare?: (record: ConversationRecord) => Promise<void>;
+
+	/**
+	 * Called before a step's write that starts a conversation or puts it on another scenario
+	 * version (engine/versions/book.ts keeps which conversations run on which version).
+	 */
+	onVersion?: (key: string, record: ConversationRecord, now: number) => Promise<void>;
+
 	async read(key: string): Promise<Loaded> {
 		const found = await this.store.read(this.namespace, key);
-		if (found) return { record: decodeRecord(found.value), version: found.version };
-		return this.fallback ? await this.fallback(key) : { record: undefined, version: 0 };
+		const loaded: Loaded = found
+			? { record: decodeRecord(found.value), version: found.version }
+			: this.fallback
+				? await this.fallback(key)
+				: { record: undefined, version: 0 };
+		if (loaded.record && this.prepare) await this.prepare(loaded.record);
+		return loaded;
 	}
 
 	/**
@@ -54,6 +71,8 @@ export class ConversationStore {
 		step?: { before: ConversationRecord | undefined },
 	): Promise<Versioned | null> {
 		const counters = step && this.countersOf(step.before, record, now);
+		if (step && this.onVersion && startsOrMoves(step.before, record))
+			await this.onVersion(key, record, now);
 		const version = await this.store.write(
 			this.namespace,
 			key,
@@ -103,4 +122,12 @@ export class ConversationStore {
 		}
 		return times.length > 0 ? Math.min(...times) : null;
 	}
+}
+
+/** Whether a step starts a conversation or puts it on another scenario or version. */
+function startsOrMoves(before: ConversationRecord | undefined, after: ConversationRecord): boolean {
+	if (!before || before.ended) return !after.ended;
+	return (
+		before.scenario.id !== after.scenario.id || before.scenario.version !== after.scenario.version
+	);
 }

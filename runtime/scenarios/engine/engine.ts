@@ -31,6 +31,9 @@ import { recordsNamespace } from './scope';
 import type { HandleResult } from './results';
 import { Stepper } from './stepper';
 import type { EngineOptions } from './options';
+import { Versioning, type VersionListed } from './versions/versioning';
+import type { MovePlan } from './versions/move-plan';
+import type { MovePreview, MoveReport } from './versions/move';
 import { stateOrder } from '../analytics/main-path';
 import { readAnalytics, type AnalyticsQuery, type AnalyticsReport } from '../analytics/reading';
 import { DEFAULT_DAYS_KEPT } from '../analytics/counter-keys';
@@ -61,6 +64,7 @@ export class ScenarioEngine {
 	private readonly carryOver: CarryOver | undefined;
 	private readonly healer: Healer;
 	private readonly scheduled: ScheduledRun;
+	private readonly versioning: Versioning;
 	private readonly settings: Required<
 		Pick<EngineOptions, 'dedupeTtlMs' | 'reorderWindowMs' | 'latePolicy' | 'stalledAfterMs'>
 	>;
@@ -72,7 +76,6 @@ export class ScenarioEngine {
 		this.scenarios = new Map(options.scenarios.map((s) => [s.id, s]));
 		const entry = this.scenarios.get(options.entry ?? options.scenarios[0].id);
 		if (!entry) throw new Error(`No scenario "${options.entry}" is loaded`);
-		this.stepper = new Stepper(this.scenarios, entry);
 		this.store = options.store;
 		this.clock = options.clock;
 		const scope = options.scope ?? 'default';
@@ -86,13 +89,20 @@ export class ScenarioEngine {
 		const leaseMs = options.leaseMs ?? 60_000;
 		this.scope = scope;
 		const analytics = options.analytics ?? {};
+		const daysKept = (analytics ? analytics.daysKept : undefined) ?? DEFAULT_DAYS_KEPT;
 		this.conversations = new ConversationStore(options.store, recordsNamespace(scope), {
 			retentionMs: options.retentionMs ?? 30 * DAY,
 			recheckMs: Math.min(leaseMs, 30_000),
-			...(analytics
-				? { counters: { scope, daysKept: analytics.daysKept ?? DEFAULT_DAYS_KEPT } }
-				: {}),
+			...(analytics ? { counters: { scope, daysKept } } : {}),
 		});
+		this.versioning = new Versioning({
+			...{ store: options.store, clock: options.clock, scope, live: this.scenarios },
+			...{ entry: entry.id, conversations: this.conversations },
+			// A definition outlives its conversations and the analytics period.
+			keepMs: Math.max(options.retentionMs ?? 30 * DAY, (analytics ? daysKept : 0) * DAY),
+			mode: options.liveConversations ?? 'finish',
+		});
+		this.stepper = new Stepper(this.scenarios, entry, this.versioning.pinnedDefinition);
 		this.outbox = new OutboxRunner({
 			conversations: this.conversations,
 			api: options.api,
@@ -196,8 +206,10 @@ export class ScenarioEngine {
 		// Awaited in turn below: a failure is not unhandled.
 		appended.catch(() => undefined);
 		noted.catch(() => undefined);
+		// Once per engine (and per process): this version is recorded in the store.
+		const seen = this.versioning.seen();
 		return this.queue.run(key, async () => {
-			await Promise.all([appended, noted]);
+			await Promise.all([appended, noted, seen]);
 			const applied = await this.applier.apply(key, message.message_id);
 			const own = applied.find((r) => r.messageId === message.message_id);
 			const others = applied.filter((r) => r !== own);
@@ -219,6 +231,7 @@ export class ScenarioEngine {
 	 */
 	async runDueWork(now = this.clock.now(), limit = 500): Promise<DueWork> {
 		const failures: DueWork['failures'] = [];
+		await this.versioning.seen();
 		const loss = await this.healer.takeLoss();
 		const work = await this.scheduled.run(now, limit, this.guarded(failures), failures);
 		if (loss) work.notice = [loss, work.notice].filter(Boolean).join(' ');
@@ -262,6 +275,21 @@ export class ScenarioEngine {
 		return this.queue.run(key, () =>
 			retry(BOUNDS.write, round, () => keptChanging(key, 'release it')),
 		);
+	}
+
+	/** The scenario versions the store has seen, the latest first, with their live conversations. */
+	async versions(): Promise<VersionListed[]> {
+		return await this.versioning.list();
+	}
+
+	/** Where a Move would put each live conversation of a version, by the state it is in. */
+	async previewMove(plan: MovePlan): Promise<MovePreview> {
+		return await this.versioning.preview(plan);
+	}
+
+	/** Moves the live conversations of a version to another, each once, by compare-and-set. */
+	async moveConversations(plan: MovePlan): Promise<MoveReport> {
+		return await this.versioning.move(plan);
 	}
 
 	/** The stored conversation, for inspection. */

@@ -7,6 +7,7 @@ import type { ScenarioApi } from '../durability/perform-effect';
 import type { WorkflowPort } from '../durability/workflow-call';
 import type { ReorderMode } from './reorder-wait';
 import type { LatePolicy } from './results';
+import type { LiveConversations } from './versions/pinned';
 
 /** What a ScenarioEngine runs, where it keeps its conversations, and how it behaves. */
 export interface EngineOptions {
@@ -66,4 +67,10 @@ export interface EngineOptions {
 	 * this process's (default: one per store and scope, begun with the first engine on them).
 	 */
 	healing?: { horizonMs?: number; session?: HealingSession };
+	/**
+	 * A live conversation started on an older version of its scenario: finish (default) steps it
+	 * with that version's definition, kept in the store (engine/versions/); move follows the live
+	 * version, states matched by name.
+	 */
+	liveConversations?: LiveConversations;
 }

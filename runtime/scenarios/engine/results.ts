@@ -1,6 +1,6 @@
 import type { ActionReport, ConversationView } from '../durability/record';
 import type { HealReport } from './healing/healer';
-import type { Restart } from './stepper';
+import type { OlderVersion, Restart } from './stepper';
 
 /** What handling a message gives back, and what becomes of a late one: the engine's vocabulary. */
 
@@ -27,6 +27,11 @@ export interface HandleResult {
 	late: boolean;
 	/** Why the conversation started over, when it did. */
 	restart?: Restart;
+	/**
+	 * The message was handled on the older version its conversation started on (Live
+	 * Conversations: Finish on Their Version), not the live one.
+	 */
+	olderVersion?: OlderVersion;
 	/** Earlier messages of the conversation this call applied first (their own run had stopped). */
 	alsoApplied?: HandleResult[];
 	/** Read from the client's history, not from a delivery: its delivery never came (or not yet). */

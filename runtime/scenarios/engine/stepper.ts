@@ -16,6 +16,8 @@ import type { ClientProfile, MessageFields } from '../format/templates';
 
 export type Restart = 'new' | 'ended' | 'scenario-changed' | 'scenario-removed';
 export type StepStatus = 'started' | 'handled' | 'silenced';
+/** A message handled on the version its conversation started on, older than the live one. */
+export type OlderVersion = { version: number; liveVersion: number };
 
 /**
  * Computes conversation steps: which machine and snapshot a stored conversation has under the
@@ -26,23 +28,41 @@ export class Stepper {
 	constructor(
 		readonly scenarios: ReadonlyMap<string, CompiledScenario>,
 		private readonly entry: CompiledScenario,
+		/**
+		 * The definition of the older version a conversation is pinned to, when it finishes there
+		 * (engine/versions/pinned.ts); undefined: it follows the live version.
+		 */
+		private readonly pinned: (ref: ScenarioRef) => CompiledScenario | undefined = () => undefined,
 	) {}
 
 	/**
-	 * The conversation's machine and snapshot under the scenarios loaded now. The rule when a
-	 * scenario changed under a live conversation: continue if its current state still exists
-	 * (variables it no longer declares are dropped, a capture's tries start over), else start over.
+	 * The conversation's machine and snapshot: its own version's when it is pinned there, else the
+	 * scenarios loaded now. The rule when a scenario changed under a live conversation that follows
+	 * it: continue if its current state still exists (variables it no longer declares are dropped,
+	 * a capture's tries start over), else start over.
 	 */
-	current(
-		record: ConversationRecord,
-	): { compiled: CompiledScenario; snapshot: ScenarioSnapshot | undefined } | undefined {
-		const compiled = this.scenarios.get(record.scenario.id);
-		if (!compiled) return undefined;
+	current(record: ConversationRecord):
+		| {
+				compiled: CompiledScenario;
+				snapshot: ScenarioSnapshot | undefined;
+				/** The live version, when the conversation is stepped on an older one. */
+				live?: CompiledScenario;
+		  }
+		| undefined {
+		const live = this.scenarios.get(record.scenario.id);
+		if (!live) return undefined;
+		const older =
+			live.version === record.scenario.version ? undefined : this.pinned(record.scenario);
+		const compiled = older ?? live;
 		const { value, context } = record.snapshot;
 		if (!compiled.stateNames.has(value) || compiled.document.states[value]?.end)
-			return { compiled, snapshot: undefined };
+			return { compiled: live, snapshot: undefined };
 		if (compiled.version === record.scenario.version)
-			return { compiled, snapshot: compiled.restore(record.snapshot) };
+			return {
+				compiled,
+				snapshot: compiled.restore(record.snapshot),
+				...(older ? { live } : {}),
+			};
 		const declared = declaredVariables(compiled.document);
 		const vars = Object.fromEntries(
 			Object.entries(context.vars).filter(([name]) => declared.has(name)),
@@ -153,7 +173,12 @@ export class Stepper {
 		now: number,
 	): {
 		record: ConversationRecord;
-		outcome: { status: StepStatus; handoff: boolean; restart?: Restart };
+		outcome: {
+			status: StepStatus;
+			handoff: boolean;
+			restart?: Restart;
+			olderVersion?: OlderVersion;
+		};
 	} {
 		const fields = fieldsOf(message);
 		const current = record && !record.ended ? this.current(record) : undefined;
@@ -204,7 +229,11 @@ export class Stepper {
 		next.handled = [...(record?.handled ?? []), message.message_id].slice(-HANDLED_LIMIT);
 		noteStep(next, { event: 'message', started: status === 'started', notes: step.notes });
 		const handoff = !handedOffBefore && next.snapshot.context.handedOff;
-		return { record: next, outcome: { status, handoff, restart } };
+		const older = current?.snapshot && current.live;
+		const olderVersion = older
+			? { olderVersion: { version: compiled.version, liveVersion: older.version } }
+			: {};
+		return { record: next, outcome: { status, handoff, restart, ...olderVersion } };
 	}
 
 	/**
