@@ -106,7 +106,7 @@ function Bars({ bars }: { bars: FunnelBar[] }) {
 				<li key={bar.state} data-testid={`funnel-${bar.state}`} data-reached={bar.reached}>
 					<div className="funnel-state">{bar.state === END ? '(the end)' : bar.state}</div>
 					<div className="funnel-row">
-						<div className="funnel-bar" style={{ width: `${(80 * bar.reached) / most}%` }} />
+						<div className="funnel-bar" style={{ width: `${(70 * bar.reached) / most}%` }} />
 						<span data-testid={`funnel-${bar.state}-reached`}>{bar.reached} reached</span>
 					</div>
 					<div className="funnel-stops" data-testid={`funnel-${bar.state}-stops`}>
