@@ -130,7 +130,15 @@ export async function listWorkflows(
 			'GET',
 			undefined,
 			`?${query.toString()}`,
-		);
+		).catch((error: unknown) => {
+			// n8n's list needs a scope of its own, beside the workflow:read a single workflow needs.
+			if (error instanceof N8nError && error.status === 403)
+				throw new N8nError(
+					403,
+					`${error.message} (listing workflows needs the API key's workflow:list scope)`,
+				);
+			throw error;
+		});
 		for (const w of answer.data) found.push({ id: w.id, name: w.name, published: isPublished(w) });
 		cursor = answer.nextCursor ?? undefined;
 		if (!cursor) break;
