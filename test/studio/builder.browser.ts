@@ -130,7 +130,7 @@ test('builds the pizza-shop bot from New without JSON, plays it, saves it to a n
 	if (!box) throw new Error('hours is not on screen');
 	await page.mouse.move(box.x + 20, box.y + 10);
 	await page.mouse.down();
-	await page.mouse.move(box.x + 140, box.y + 70, { steps: 8 });
+	await page.mouse.move(box.x + 10, box.y + 95, { steps: 8 });
 	await page.mouse.up();
 	clicks++;
 	await stateBox(page, 'welcome').click(); // for the picture: the menu's form

@@ -81,6 +81,55 @@ test('3: text that is not JSON is kept as typed and listed with its path', async
 	await page.getByTestId('undo').click();
 });
 
+test('2: set rows keep what is typed: two rows left unnamed stay two, listed until named apart', async () => {
+	await stateBox(page, 'b').click();
+	await page.getByTestId('state-actions-add').selectOption('set');
+	await page.getByTestId('state-actions-0-set-add').click();
+	await expect(page.getByTestId('state-actions-0-set-1-name').count()).resolves.toBe(1);
+	await page.getByTestId('state-actions-0-set-1-value').fill('two');
+	await page.getByTestId('state-actions-0-set-0-value').fill('one');
+	await expect(page.getByTestId('state-actions-0-set-duplicate').count()).resolves.toBe(1);
+	await expect(page.getByTestId('problems').textContent()).resolves.toContain(
+		'states.b.actions[0]',
+	);
+	expect(await editorText(page)).toMatch(/\[\s*"",\s*"one"\s*\][\s\S]*\[\s*"",\s*"two"\s*\]/);
+	await page.getByTestId('tab-form').click();
+	await page.getByTestId('state-actions-0-set-0-name').fill('size');
+	await page.getByTestId('state-actions-0-set-1-name').fill('crust');
+	await expect(page.getByTestId('state-actions-0-set-duplicate').count()).resolves.toBe(0);
+	expect(JSON.parse(await editorText(page)).states.b.actions).toEqual([
+		{ set: { size: 'one', crust: 'two' } },
+	]);
+	await page.getByTestId('tab-form').click();
+	await page.getByTestId('state-actions-0').getByTitle('Remove this action').click();
+});
+
+test("2: a capture's own actions and target are labelled apart from its give-up's", async () => {
+	await stateBox(page, 'b').click();
+	await page.getByTestId('capture-on').check();
+	const labels = await page.locator('[data-testid="state-form"] .row-label').allTextContents();
+	for (const label of [
+		'giveUp: actions',
+		'giveUp: target',
+		'valid answer: actions',
+		'valid answer: target',
+	])
+		expect(labels.filter((l) => l === label)).toHaveLength(1);
+	expect(labels).not.toContain('actions');
+	expect(labels).not.toContain('target');
+	await page.getByTestId('capture-on').uncheck();
+});
+
+test("2: the test client's orders are rows naming order_id, no JSON typed", async () => {
+	await page.getByTestId('tab-chat').click();
+	await page.getByTestId('add-order').click();
+	await expect(page.getByTestId('order-0-order_id').getAttribute('placeholder')).resolves.toBe(
+		'ord_1001',
+	);
+	await expect(page.getByTestId('client-orders').textContent()).resolves.toContain('order_id');
+	await page.getByTestId('tab-form').click();
+});
+
 test('4: a new transition matches nothing typed yet: a placeholder, not "yes"', async () => {
 	await stateBox(page, 'a').click();
 	await page.getByTestId('add-transition').click();

@@ -9,7 +9,7 @@ import { startStudio, type RunningStudio } from '../../runtime/studio/server/ser
 import { clientOf } from '../e2e/conversation';
 import { startDemo, type Demo } from '../editor/demo';
 import { makeApiKey, readWorkflow, scenarioOf } from './n8n';
-import { IMAGES, openBrowser, stateBox } from './page';
+import { IMAGES, editorText, openBrowser, stateBox } from './page';
 
 /**
  * The studio against a real n8n 2.41 (the demo `npm start` sets up: the packed package, the
@@ -34,6 +34,7 @@ beforeAll(async () => {
 	demo = await startDemo();
 	apiKey = await makeApiKey(demo.n8n.url, demo.cookie, [
 		'workflow:read',
+		'workflow:list',
 		'workflow:update',
 		'workflow:activate',
 	]);
@@ -48,7 +49,7 @@ afterAll(async () => {
 }, 60_000);
 
 /** The studio server's n8n routes, as the page calls them (with the token). */
-async function studioApi(route: 'open' | 'save', body: Record<string, unknown>) {
+async function studioApi(route: 'open' | 'save' | 'workflows', body: Record<string, unknown>) {
 	const answer = await fetch(`${studio.origin}/api/n8n/${route}`, {
 		method: 'POST',
 		headers: { 'x-studio-token': studio.token, 'content-type': 'application/json' },
@@ -118,6 +119,47 @@ test('opens the FAQ bot from n8n, edits a message, saves: n8n has it published a
 	]);
 	expect(await write('how do returns work?', 1)).toHaveLength(1);
 }, 120_000);
+
+test("a call step opened from n8n picks its workflow from that n8n's list, declared in one click", async () => {
+	// The FAQ bot is open from n8n (the test before): its "lookup" state calls "faq-lookup".
+	await stateBox(page, 'lookup').click();
+	await page.getByTestId('call-from-n8n').click();
+	const list = page.getByTestId('call-n8n-workflow');
+	await list.waitFor();
+	const names = await list.locator('option').allTextContents();
+	expect(names).toEqual(
+		expect.arrayContaining([
+			expect.stringMatching(/^FAQ lookup: answers a question/),
+			expect.stringMatching(/^Tag a client as customer when an order arrives/),
+		]),
+	);
+	// The workflow the scenario already declares: named as declared, nothing added.
+	await list.selectOption('mbFaqLookup0001');
+	await expect(page.getByTestId('call-workflow').inputValue()).resolves.toBe('faq-lookup');
+	// Another: named from its n8n name, declared with that name and its ID.
+	await list.selectOption('mbTagOnOrder0001');
+	const name = 'tag-a-client-as-customer-when-an-order-arrives';
+	await expect(page.getByTestId('call-workflow').inputValue()).resolves.toBe(name);
+	await page.getByTestId('tab-json').click();
+	const json = JSON.parse(await editorText(page)) as {
+		workflows: Record<string, { description?: string }>;
+		states: { lookup: { call: { workflow: string } } };
+	};
+	expect(json.states.lookup.call.workflow).toBe(name);
+	expect(json.workflows[name].description).toContain('mbTagOnOrder0001');
+	expect(Object.keys(json.workflows)).toContain('faq-lookup');
+	await page.getByTestId('tab-form').click();
+
+	// The same list through the studio server; a wrong key refused and not repeated.
+	const listed = await studioApi('workflows', { baseUrl: demo.n8n.url, apiKey });
+	expect(listed.status).toBe(200);
+	const ids = (listed.body.workflows as Array<{ id: string }>).map((w) => w.id);
+	expect(ids).toEqual(expect.arrayContaining([FAQ, ORDERS, 'mbFaqLookup0001']));
+	const wrongKey = ['wrong', apiKey.slice(-12)].join('-');
+	const refused = await studioApi('workflows', { baseUrl: demo.n8n.url, apiKey: wrongKey });
+	expect(refused.status).toBe(401);
+	expect(refused.text).not.toContain(wrongKey);
+}, 60_000);
 
 test('order-status: both Scenario nodes holding the scenario are written; stale, broken and wrongly keyed saves are refused', async () => {
 	const target = { baseUrl: demo.n8n.url, apiKey, workflowId: ORDERS };

@@ -122,9 +122,37 @@ test('answers only under its own address (no other host name pointed at it)', as
 	expect(answer.status).toBe(403);
 });
 
-test('traffic: nothing without a state store', async () => {
-	const answer = await send('GET', '/api/traffic', { token: studio.token });
-	expect(answer).toEqual({ status: 204, body: '' });
+test('traffic and funnel: nothing without a state store', async () => {
+	for (const route of ['/api/traffic', '/api/funnel'])
+		expect(await send('GET', route, { token: studio.token })).toEqual({ status: 204, body: '' });
+});
+
+test('funnel: the days checked as traffic checks them, to the funnel reader (not the traffic one)', async () => {
+	const asked: unknown[] = [];
+	const withStore = await startStudio({
+		files: [opened],
+		pageDir,
+		traffic: async () => ({ wrong: 'reader' }),
+		funnel: async (query) => {
+			asked.push(query);
+			return { versions: [] };
+		},
+	});
+	try {
+		const get = (query: string) =>
+			send('GET', `${withStore.origin}/api/funnel?${query}`, { token: withStore.token });
+		expect(await get('scenario=bot&from=2026-01-01&to=2026-01-07')).toEqual({
+			status: 200,
+			body: JSON.stringify({ versions: [] }),
+		});
+		expect(asked).toEqual([{ scenario: 'bot', from: '2026-01-01', to: '2026-01-07' }]);
+		expect((await get('scenario=bot&to=tomorrow')).status).toBe(400);
+		expect(await send('GET', `${withStore.origin}/api/funnel?scenario=bot`)).toMatchObject({
+			status: 401,
+		});
+	} finally {
+		await withStore.close();
+	}
 });
 
 test('traffic: the scenario and the days the page asks for, checked, to the store reader', async () => {

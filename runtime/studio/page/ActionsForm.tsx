@@ -1,13 +1,7 @@
 import { asArray, asObject, isObject, type Json, type JsonObject } from './draft';
-import {
-	JsonInput,
-	ListInput,
-	NumberInput,
-	Row,
-	TargetSelect,
-	TextInput,
-	withField,
-} from './fields';
+import { JsonInput, ListInput, Row, TargetSelect, TextInput, withField } from './fields';
+import { PairRows } from './PairRows';
+import { RowList, type RowKind } from './RowList';
 
 /**
  * A list of actions as rows: reply, add or remove tags, set a variable, hand off, end, find an
@@ -24,7 +18,7 @@ const KINDS = {
 	end: { label: 'end the conversation', make: () => ({ end: true }) },
 	findOrder: { label: 'find an order', make: () => ({ findOrder: 'latest' }) },
 	goto: { label: 'go to another scenario', make: () => ({ goto: { scenario: '' } }) },
-} satisfies Record<string, { label: string; make(): JsonObject }>;
+} satisfies Record<string, RowKind>;
 type Kind = keyof typeof KINDS;
 
 const kindOf = (action: Json): Kind | undefined =>
@@ -37,37 +31,17 @@ export function ActionsForm(props: {
 	onChange(value: Json | undefined): void;
 	testId: string;
 }) {
-	if (props.value !== undefined && !Array.isArray(props.value))
-		return <JsonInput value={props.value} onChange={props.onChange} testId={props.testId} />;
-	const list = asArray(props.value);
-	const update = (next: Json[]) => props.onChange(next.length ? next : undefined);
 	return (
-		<div className="actions" data-testid={props.testId}>
-			{list.map((action, i) => (
-				<div className="inline action-row" key={i} data-testid={`${props.testId}-${i}`}>
-					<ActionRow
-						action={action}
-						testId={`${props.testId}-${i}`}
-						onChange={(a) => update(list.map((x, j) => (j === i ? a : x)))}
-					/>
-					<button title="Remove this action" onClick={() => update(list.filter((_, j) => j !== i))}>
-						✕
-					</button>
-				</div>
-			))}
-			<select
-				value=""
-				data-testid={`${props.testId}-add`}
-				onChange={(e) => e.target.value && update([...list, KINDS[e.target.value as Kind].make()])}
-			>
-				<option value="">+ action…</option>
-				{(Object.keys(KINDS) as Kind[]).map((k) => (
-					<option key={k} value={k}>
-						{KINDS[k].label}
-					</option>
-				))}
-			</select>
-		</div>
+		<RowList
+			{...props}
+			className="actions"
+			kinds={KINDS}
+			addLabel={() => '+ action…'}
+			removeTitle="Remove this action"
+			row={(action, change, testId) => (
+				<ActionRow action={action} testId={testId} onChange={change} />
+			)}
+		/>
 	);
 }
 
@@ -142,34 +116,23 @@ function ActionRow(props: { action: Json; onChange(action: Json): void; testId: 
 }
 
 /** `{ "set": { "var": "value" } }`: one variable per row of the set. */
-function SetRow(props: {
-	value: Json | undefined;
-	onChange(set: JsonObject): void;
-	testId: string;
-}) {
-	const entries = Object.entries(asObject(props.value));
-	const rows = entries.length ? entries : [['', ''] as [string, Json]];
-	const write = (next: Array<[string, Json]>) => props.onChange(Object.fromEntries(next));
+function SetRow(props: { value: Json | undefined; onChange(set: Json): void; testId: string }) {
 	return (
 		<span className="set-rows">
 			<span className="action-kind">set</span>
-			{rows.map(([name, value], i) => (
-				<span className="inline" key={i}>
-					<input
-						value={name}
-						placeholder="variable"
-						data-testid={`${props.testId}-var`}
-						onChange={(e) => write(rows.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))}
-					/>
-					=
-					<TextInput
-						templated
-						value={value}
-						testId={`${props.testId}-value`}
-						onChange={(v) => write(rows.map((r, j) => (j === i ? [r[0], v ?? ''] : r)))}
-					/>
-				</span>
-			))}
+			<PairRows
+				value={props.value}
+				testId={`${props.testId}-set`}
+				namePlaceholder="variable"
+				atLeastOne
+				emptyValue={{}}
+				addLabel="+ variable"
+				newRow={() => ['', '']}
+				onChange={(set) => props.onChange(set ?? {})}
+				renderValue={(value, change, testId) => (
+					<TextInput templated value={value} testId={testId} onChange={(v) => change(v ?? '')} />
+				)}
+			/>
 		</span>
 	);
 }
@@ -181,18 +144,21 @@ export function ActionsAndTarget(props: {
 	change(key: 'actions' | 'target', value: Json | undefined): void;
 	testId?: string;
 	none?: string;
+	/** Whose actions and target, where a form shows more than one pair ("giveUp", "valid answer"). */
+	of?: string;
 }) {
 	const base = props.testId ?? 'part';
+	const label = (what: string) => (props.of ? `${props.of}: ${what}` : what);
 	return (
 		<>
-			<Row label="actions">
+			<Row label={label('actions')}>
 				<ActionsForm
 					value={props.part.actions}
 					onChange={(v) => props.change('actions', v)}
 					testId={`${base}-actions`}
 				/>
 			</Row>
-			<Row label="target">
+			<Row label={label('target')}>
 				<TargetSelect
 					value={props.part.target}
 					states={props.states}
@@ -201,52 +167,6 @@ export function ActionsAndTarget(props: {
 					testId={props.testId}
 				/>
 			</Row>
-		</>
-	);
-}
-
-/**
- * A give-up's field set: picking a target takes out the `end` or `goto` among its actions (a list
- * with one of them has no target), so the default give-up (hand off, end) becomes "go there".
- */
-function giveUpWith(giveUp: JsonObject, key: string, value: Json | undefined): JsonObject {
-	const next = withField(giveUp, key, value);
-	if (key !== 'target' || !value) return next;
-	const kept = asArray(next.actions).filter((a) => !isObject(a) || !('end' in a || 'goto' in a));
-	return withField(next, 'actions', kept.length ? kept : undefined);
-}
-
-/** A capture's or a menu's retry, retries and give-up (say, actions, target). */
-export function RetryAndGiveUp(props: {
-	part: JsonObject;
-	states: string[];
-	change(key: string, value: Json | undefined): void;
-	testId: string;
-}) {
-	const { part, change } = props;
-	const giveUp = asObject(part.giveUp);
-	return (
-		<>
-			<Row label="retry">
-				<TextInput templated value={part.retry} onChange={(v) => change('retry', v)} />
-			</Row>
-			<Row label="retries">
-				<NumberInput value={part.retries} onChange={(v) => change('retries', v)} />
-			</Row>
-			<Row label="giveUp: say">
-				<TextInput
-					templated
-					value={giveUp.say}
-					onChange={(v) => change('giveUp', withField(giveUp, 'say', v))}
-				/>
-			</Row>
-			<ActionsAndTarget
-				part={giveUp}
-				states={props.states}
-				none="(none: the actions end or go on)"
-				change={(key, v) => change('giveUp', giveUpWith(giveUp, key, v))}
-				testId={props.testId}
-			/>
 		</>
 	);
 }

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 
 import { useDrawing } from './drawing';
 import { ScenarioGraphView } from './Graph';
+import { FunnelPanel } from './Funnel';
 import { Problems } from './Problems';
 import { trafficOverlay } from './runtime-bridge';
 import { useStudio } from './store';
@@ -13,14 +14,18 @@ export function Canvas() {
 	const { issues, warnings, problemStates, graph, layout } = useDrawing();
 	const selected = useStudio((s) => s.selected);
 	const lit = useStudio((s) => s.lit);
-	// Fits again when another scenario is opened or pasted, and when states are added.
+	const [funnelShown, setFunnelShown] = useState(false);
+	// Fits again when another scenario is opened or pasted, when states are added...
 	const fitKey = useStudio(
 		(s) =>
 			`${s.source.kind === 'file' ? s.source.path : s.source.kind}:${s.opened}:${graph.boxes.length}`,
 	);
+	// ...and when the funnel opens or closes beside it.
+	const fitWidth = `${fitKey}:${funnelShown}`;
 	// The mini-map only where a scenario is too large to read whole; a tick shows or hides it.
 	const [showMap, setShowMap] = useState<boolean>();
 	const mapShown = showMap ?? graph.boxes.length > 25;
+	const trafficOn = useStudio((s) => s.traffic.available);
 	const { select, connect, place } = useStudio.getState();
 	const found = useShownTraffic();
 	const overlay = useMemo(() => found && trafficOverlay(found, graph), [found, graph]);
@@ -33,31 +38,44 @@ export function Canvas() {
 	}, [layout]);
 	return (
 		<section className="canvas">
-			<TrafficBar overlay={overlay} />
-			<label className="check map-toggle">
-				<input
-					type="checkbox"
-					checked={mapShown}
-					data-testid="toggle-map"
-					onChange={(e) => setShowMap(e.target.checked)}
-				/>
-				mini-map
-			</label>
-			<ReactFlowProvider>
-				<ScenarioGraphView
-					layout={layout}
-					fitKey={fitKey}
-					selected={selected}
-					problems={problemStates}
-					current={lit.current}
-					visited={lit.visited}
-					traffic={overlay}
-					onSelect={select}
-					onConnect={connect}
-					onPlace={place}
-					showMap={mapShown}
-				/>
-			</ReactFlowProvider>
+			<TrafficBar overlay={overlay}>
+				<label className="check">
+					<input
+						type="checkbox"
+						checked={funnelShown}
+						data-testid="toggle-funnel"
+						onChange={(e) => setFunnelShown(e.target.checked)}
+					/>
+					funnel
+				</label>
+			</TrafficBar>
+			<div className="canvas-main">
+				<label className="check map-toggle">
+					<input
+						type="checkbox"
+						checked={mapShown}
+						data-testid="toggle-map"
+						onChange={(e) => setShowMap(e.target.checked)}
+					/>
+					mini-map
+				</label>
+				<ReactFlowProvider>
+					<ScenarioGraphView
+						layout={layout}
+						fitKey={fitWidth}
+						selected={selected}
+						problems={problemStates}
+						current={lit.current}
+						visited={lit.visited}
+						traffic={overlay}
+						onSelect={select}
+						onConnect={connect}
+						onPlace={place}
+						showMap={mapShown}
+					/>
+				</ReactFlowProvider>
+				{trafficOn && funnelShown && <FunnelPanel />}
+			</div>
 			<Problems issues={issues} warnings={warnings} onSelect={select} />
 		</section>
 	);

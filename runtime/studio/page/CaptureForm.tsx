@@ -1,14 +1,7 @@
-import { ActionsAndTarget, RetryAndGiveUp } from './ActionsForm';
-import { asObject, isObject, type Json, type JsonObject } from './draft';
-import {
-	ListInput,
-	NumberInput,
-	OptionalPart,
-	RangeInput,
-	Row,
-	TextInput,
-	withField,
-} from './fields';
+import { ActionsAndTarget } from './ActionsForm';
+import { asObject, type Json, type JsonObject } from './draft';
+import { ListInput, NumberInput, ObjectPart, RangeInput, Row, TextInput } from './fields';
+import { RetryAndGiveUp } from './RetryForm';
 
 /** A state's `capture` (ask, check and keep an answer) and its `after` (a timer of silence). */
 
@@ -31,37 +24,39 @@ const NEW_CAPTURE: JsonObject = {
 };
 
 export function Capture(props: PartProps) {
-	const capture = asObject(props.value);
-	const change = (key: string, value: Json | undefined) =>
-		props.onChange(withField(capture, key, value), `capture.${key}`);
 	return (
-		<OptionalPart
+		<ObjectPart
+			{...props}
+			name="capture"
 			label="capture (ask, check and keep an answer: into, check, retry, retries, giveUp, target)"
-			on={isObject(props.value)}
-			testId="capture-on"
-			onToggle={(on) => props.onChange(on ? NEW_CAPTURE : undefined, 'capture')}
+			made={NEW_CAPTURE}
 		>
-			<Row label="into">
-				<TextInput
-					value={capture.into}
-					onChange={(v) => change('into', v ?? '')}
-					testId="capture-into"
-				/>
-			</Row>
-			<CheckInput value={capture.check} onChange={(v) => change('check', v)} />
-			<RetryAndGiveUp
-				part={capture}
-				states={props.states}
-				change={change}
-				testId="capture-giveup"
-			/>
-			<ActionsAndTarget
-				part={capture}
-				states={props.states}
-				change={change}
-				testId="capture-target"
-			/>
-		</OptionalPart>
+			{(capture, change) => (
+				<>
+					<Row label="into">
+						<TextInput
+							value={capture.into}
+							onChange={(v) => change('into', v ?? '')}
+							testId="capture-into"
+						/>
+					</Row>
+					<CheckInput value={capture.check} onChange={(v) => change('check', v)} />
+					<RetryAndGiveUp
+						part={capture}
+						states={props.states}
+						change={change}
+						testId="capture-giveup"
+					/>
+					<ActionsAndTarget
+						part={capture}
+						states={props.states}
+						change={change}
+						of="valid answer"
+						testId="capture-target"
+					/>
+				</>
+			)}
+		</ObjectPart>
 	);
 }
 
@@ -115,25 +110,24 @@ function CheckInput(props: { value: Json | undefined; onChange(value: Json): voi
 }
 
 export function Timer(props: PartProps) {
-	const after = asObject(props.value);
-	const change = (key: string, value: Json | undefined) =>
-		props.onChange(withField(after, key, value), `after.${key}`);
 	return (
-		<OptionalPart
+		<ObjectPart
+			{...props}
+			name="after"
 			label="after (minutes of silence, then send, actions, target)"
-			on={isObject(props.value)}
-			testId="after-on"
-			onToggle={(on) =>
-				props.onChange(on ? { minutes: 30, send: 'Still there?' } : undefined, 'after')
-			}
+			made={{ minutes: 30, send: 'Still there?' }}
 		>
-			<Row label="minutes">
-				<NumberInput value={after.minutes} onChange={(v) => change('minutes', v)} />
-			</Row>
-			<Row label="send">
-				<TextInput templated value={after.send} onChange={(v) => change('send', v)} />
-			</Row>
-			<ActionsAndTarget part={after} states={props.states} change={change} testId="after" />
-		</OptionalPart>
+			{(after, change) => (
+				<>
+					<Row label="minutes">
+						<NumberInput value={after.minutes} onChange={(v) => change('minutes', v)} />
+					</Row>
+					<Row label="send">
+						<TextInput templated value={after.send} onChange={(v) => change('send', v)} />
+					</Row>
+					<ActionsAndTarget part={after} states={props.states} change={change} testId="after" />
+				</>
+			)}
+		</ObjectPart>
 	);
 }

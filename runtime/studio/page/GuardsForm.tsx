@@ -1,6 +1,7 @@
-import { asArray, asObject, isObject, type Json, type JsonObject } from './draft';
+import { asObject, isObject, type Json, type JsonObject } from './draft';
 import { JsonInput, ListInput, NumberInput, TextInput } from './fields';
 import { variablesOf } from './Placeholders';
+import { RowList, type RowKind } from './RowList';
 import { draftOf, useStudio } from './store';
 
 /**
@@ -15,7 +16,7 @@ const KINDS = {
 	var: { label: 'variable', make: () => ({ var: '', set: true }) },
 	order: { label: 'order', make: () => ({ order: 'found' }) },
 	orderStatus: { label: 'order status is', make: () => ({ orderStatus: '' }) },
-} satisfies Record<string, { label: string; make(): JsonObject }>;
+} satisfies Record<string, RowKind>;
 type Kind = keyof typeof KINDS;
 
 const TESTS = ['set', 'notSet', 'equals', 'notEquals', 'min', 'max'] as const;
@@ -38,42 +39,18 @@ export function GuardsForm(props: {
 	testId: string;
 }) {
 	const variables = variablesOf(useStudio(draftOf));
-	if (props.value !== undefined && !Array.isArray(props.value))
-		return <JsonInput value={props.value} onChange={props.onChange} testId={props.testId} />;
-	const list = asArray(props.value);
-	const update = (next: Json[]) => props.onChange(next.length ? next : undefined);
 	return (
-		<div className="guards" data-testid={props.testId}>
-			{list.map((guard, i) => (
-				<div className="inline" key={i}>
-					{i > 0 && <span className="hint">and</span>}
-					<GuardRow
-						guard={guard}
-						variables={variables}
-						testId={`${props.testId}-${i}`}
-						onChange={(g) => update(list.map((x, j) => (j === i ? g : x)))}
-					/>
-					<button
-						title="Remove this condition"
-						onClick={() => update(list.filter((_, j) => j !== i))}
-					>
-						✕
-					</button>
-				</div>
-			))}
-			<select
-				value=""
-				data-testid={`${props.testId}-add`}
-				onChange={(e) => e.target.value && update([...list, KINDS[e.target.value as Kind].make()])}
-			>
-				<option value="">{list.length ? '+ and…' : '+ condition…'}</option>
-				{(Object.keys(KINDS) as Kind[]).map((k) => (
-					<option key={k} value={k}>
-						{KINDS[k].label}
-					</option>
-				))}
-			</select>
-		</div>
+		<RowList
+			{...props}
+			className="guards"
+			kinds={KINDS}
+			addLabel={(count) => (count ? '+ and…' : '+ condition…')}
+			removeTitle="Remove this condition"
+			between="and"
+			row={(guard, change, testId) => (
+				<GuardRow guard={guard} variables={variables} testId={testId} onChange={change} />
+			)}
+		/>
 	);
 }
 
@@ -85,7 +62,14 @@ function GuardRow(props: {
 }) {
 	const kind = kindOf(props.guard);
 	const g = asObject(props.guard);
-	if (!kind) return <JsonInput value={props.guard} onChange={(v) => props.onChange(v ?? {})} />;
+	if (!kind)
+		return (
+			<JsonInput
+				value={props.guard}
+				onChange={(v) => props.onChange(v ?? {})}
+				testId={`${props.testId}-json`}
+			/>
+		);
 	const label = <span className="action-kind">{KINDS[kind].label}</span>;
 	if (kind === 'tag' || kind === 'notTag')
 		return (

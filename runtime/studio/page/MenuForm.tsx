@@ -1,6 +1,7 @@
-import { ActionsAndTarget, RetryAndGiveUp } from './ActionsForm';
-import { asArray, asObject, isObject, type Json, type JsonObject } from './draft';
-import { ListInput, OptionalPart, Row, TextInput, withField } from './fields';
+import { ActionsAndTarget } from './ActionsForm';
+import { asArray, asObject, type Json, type JsonObject } from './draft';
+import { ListInput, ObjectPart, Row, TextInput, withField } from './fields';
+import { RetryAndGiveUp } from './RetryForm';
 
 /**
  * A state's `menu`: a question and numbered options, each with its label, synonyms and where it
@@ -23,32 +24,52 @@ const NEW_MENU: JsonObject = {
 };
 
 export function Menu(props: MenuProps) {
-	const menu = asObject(props.value);
-	const change = (key: string, v: Json | undefined) =>
-		props.onChange(withField(menu, key, v), `menu.${key}`);
-	const options = asArray(menu.options);
-	const setOptions = (next: Json[], field: string) =>
-		props.onChange(withField(menu, 'options', next), field);
 	return (
-		<OptionalPart
+		<ObjectPart
+			{...props}
+			name="menu"
 			label="menu (a question with numbered options; each option an arrow)"
-			on={isObject(props.value)}
-			testId="menu-on"
-			onToggle={(on) => props.onChange(on ? NEW_MENU : undefined, 'menu')}
+			made={NEW_MENU}
 		>
-			<Row label="question">
-				<TextInput
-					templated
-					multiline
-					value={menu.text}
-					testId="menu-text"
-					onChange={(v) => change('text', v)}
-				/>
-			</Row>
+			{(menu, change) => (
+				<>
+					<Row label="question">
+						<TextInput
+							templated
+							multiline
+							value={menu.text}
+							testId="menu-text"
+							onChange={(v) => change('text', v)}
+						/>
+					</Row>
+					<Options
+						value={menu.options}
+						states={props.states}
+						onChange={(next, field) => props.onChange(withField(menu, 'options', next), field)}
+					/>
+					<Row label="into (keeps the option's label in a variable)">
+						<TextInput value={menu.into} testId="menu-into" onChange={(v) => change('into', v)} />
+					</Row>
+					<RetryAndGiveUp part={menu} states={props.states} change={change} testId="menu-giveup" />
+				</>
+			)}
+		</ObjectPart>
+	);
+}
+
+/** The menu's options, numbered as the bot lists them. */
+function Options(props: {
+	value: Json | undefined;
+	states: string[];
+	onChange(options: Json[], field: string): void;
+}) {
+	const options = asArray(props.value);
+	return (
+		<>
 			{options.map((item, i) => {
 				const option = asObject(item);
 				const set = (key: string, v: Json | undefined) =>
-					setOptions(
+					props.onChange(
 						options.map((x, j) => (j === i ? withField(option, key, v) : x)),
 						`menu.options${i}.${key}`,
 					);
@@ -82,7 +103,7 @@ export function Menu(props: MenuProps) {
 						<button
 							className="danger small"
 							onClick={() =>
-								setOptions(
+								props.onChange(
 									options.filter((_, j) => j !== i),
 									`menu.remove${i}`,
 								)
@@ -95,14 +116,10 @@ export function Menu(props: MenuProps) {
 			})}
 			<button
 				data-testid="menu-add-option"
-				onClick={() => setOptions([...options, { label: '', target: '' }], 'menu.add')}
+				onClick={() => props.onChange([...options, { label: '', target: '' }], 'menu.add')}
 			>
 				+ option
 			</button>
-			<Row label="into (keeps the option's label in a variable)">
-				<TextInput value={menu.into} testId="menu-into" onChange={(v) => change('into', v)} />
-			</Row>
-			<RetryAndGiveUp part={menu} states={props.states} change={change} testId="menu-giveup" />
-		</OptionalPart>
+		</>
 	);
 }

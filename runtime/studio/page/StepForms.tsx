@@ -1,7 +1,9 @@
 import { ActionsAndTarget } from './ActionsForm';
+import { CallWorkflow } from './CallWorkflow';
 import { asArray, asObject, isObject, type Json, type JsonObject } from './draft';
 import { GuardsForm } from './GuardsForm';
 import { JsonInput, NumberInput, OptionalPart, Row, TextInput, withField } from './fields';
+import { PairRows } from './PairRows';
 import { draftOf, useStudio } from './store';
 
 /** A state's steps decided on entry: `choose` (branches by condition) and `call` (an n8n workflow). */
@@ -120,17 +122,7 @@ export function Call(props: PartProps) {
 			}
 		>
 			<Row label="workflow (declared at the top level)">
-				<input
-					list="declared-workflows"
-					value={typeof call.workflow === 'string' ? call.workflow : ''}
-					data-testid="call-workflow"
-					onChange={(e) => change('workflow', e.target.value)}
-				/>
-				<datalist id="declared-workflows">
-					{declared.map((w) => (
-						<option key={w} value={w} />
-					))}
-				</datalist>
+				<CallWorkflow value={call.workflow} onChange={(v) => change('workflow', v)} />
 			</Row>
 			<Row label="inputs (sent to the workflow)">
 				<KeyValueRows
@@ -166,41 +158,26 @@ export function Call(props: PartProps) {
 	);
 }
 
-/** An object of texts as name/value rows (a call's inputs and store, a workflow's fields). */
+/** An object of texts as name/value rows (a call's inputs and store). */
 function KeyValueRows(props: {
 	value: Json | undefined;
-	onChange(value: JsonObject | undefined): void;
+	onChange(value: Json | undefined): void;
 	testId: string;
 	templated?: boolean;
 }) {
-	const rows = Object.entries(asObject(props.value));
-	const write = (next: Array<[string, Json]>) =>
-		props.onChange(next.length ? Object.fromEntries(next) : undefined);
 	return (
-		<div className="kv-rows" data-testid={props.testId}>
-			{rows.map(([key, value], i) => (
-				<div className="inline" key={i}>
-					<input
-						value={key}
-						placeholder="name"
-						data-testid={`${props.testId}-${i}-name`}
-						onChange={(e) => write(rows.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))}
-					/>
-					<TextInput
-						templated={props.templated}
-						value={value}
-						testId={`${props.testId}-${i}-value`}
-						onChange={(v) => write(rows.map((r, j) => (j === i ? [r[0], v ?? ''] : r)))}
-					/>
-					<button onClick={() => write(rows.filter((_, j) => j !== i))}>✕</button>
-				</div>
-			))}
-			<button
-				data-testid={`${props.testId}-add`}
-				onClick={() => write([...rows, [`field${rows.length + 1}`, '']])}
-			>
-				+ row
-			</button>
-		</div>
+		<PairRows
+			{...props}
+			addLabel="+ row"
+			newRow={(count) => [`field${count + 1}`, '']}
+			renderValue={(value, change, testId) => (
+				<TextInput
+					templated={props.templated}
+					value={value}
+					testId={testId}
+					onChange={(v) => change(v ?? '')}
+				/>
+			)}
+		/>
 	);
 }

@@ -1,6 +1,7 @@
 import { stateNames, type Draft } from './draft';
 import { asObject, type Json } from './draft';
 import { ListInput, NumberInput, Row, TargetSelect, TextInput, binder, withField } from './fields';
+import { PairRows } from './PairRows';
 import { Transitions } from './TransitionsForm';
 
 /** The scenario's top level, labelled as the README's format table labels it. */
@@ -68,40 +69,33 @@ export function TopForm(props: { draft: Draft; onChange(draft: Draft, field: str
 
 /** `workflows`: the n8n workflows call steps may name, each with a description and the fields it returns. */
 function Workflows(props: { value: Json | undefined; onChange(value: Json | undefined): void }) {
-	const rows = Object.entries(asObject(props.value));
-	const write = (next: Array<[string, Json]>) =>
-		props.onChange(next.length ? Object.fromEntries(next) : undefined);
 	return (
-		<fieldset data-testid="workflows">
+		<fieldset>
 			<legend>workflows (the n8n workflows call steps may name)</legend>
-			{rows.map(([name, value], i) => {
-				const about = asObject(value);
-				const set = (key: string, v: Json | undefined) =>
-					write(rows.map((r, j) => (j === i ? [name, withField(about, key, v)] : r)));
-				return (
-					<div className="inline" key={i}>
-						<input
-							value={name}
-							placeholder="name"
-							onChange={(e) => write(rows.map((r, j) => (j === i ? [e.target.value, r[1]] : r)))}
-						/>
-						<TextInput
-							value={about.description}
-							placeholder="what it does"
-							onChange={(v) => set('description', v)}
-						/>
-						<ListInput
-							value={about.returns}
-							placeholder="returns: status, total"
-							onChange={(v) => set('returns', v === undefined || Array.isArray(v) ? v : [v])}
-						/>
-						<button onClick={() => write(rows.filter((_, j) => j !== i))}>✕</button>
-					</div>
-				);
-			})}
-			<button onClick={() => write([...rows, [`workflow-${rows.length + 1}`, {}]])}>
-				+ workflow
-			</button>
+			<PairRows
+				{...props}
+				testId="workflows"
+				addLabel="+ workflow"
+				newRow={(count) => [`workflow-${count + 1}`, {}]}
+				renderValue={(value, change) => {
+					const about = asObject(value);
+					const set = (key: string, v: Json | undefined) => change(withField(about, key, v));
+					return (
+						<>
+							<TextInput
+								value={about.description}
+								placeholder="what it does"
+								onChange={(v) => set('description', v)}
+							/>
+							<ListInput
+								value={about.returns}
+								placeholder="returns: status, total"
+								onChange={(v) => set('returns', v === undefined || Array.isArray(v) ? v : [v])}
+							/>
+						</>
+					);
+				}}
+			/>
 		</fieldset>
 	);
 }

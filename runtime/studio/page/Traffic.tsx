@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 
 import * as api from './api';
 import type { Overlay, Traffic } from './runtime-bridge';
@@ -49,7 +49,7 @@ export function useShownTraffic(): Traffic | undefined {
 }
 
 /** Above the graph: the period picker and what the shading means, or why there is no traffic. */
-export function TrafficBar({ overlay }: { overlay?: Overlay }) {
+export function TrafficBar({ overlay, children }: { overlay?: Overlay; children?: ReactNode }) {
 	const { available, period, error } = useStudio((s) => s.traffic);
 	if (!available)
 		return (
@@ -67,6 +67,7 @@ export function TrafficBar({ overlay }: { overlay?: Overlay }) {
 			<input type="date" value={period.from} onChange={pick('from')} data-testid="traffic-from" />
 			<span>to</span>
 			<input type="date" value={period.to} onChange={pick('to')} data-testid="traffic-to" />
+			{children}
 			{error ? (
 				<span className="traffic-error">{error}</span>
 			) : (

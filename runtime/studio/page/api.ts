@@ -1,4 +1,4 @@
-import type { Traffic } from './runtime-bridge';
+import type { Traffic, VersionFunnel } from './runtime-bridge';
 
 /** The page's calls to its studio server, each with the token of the page's address. */
 
@@ -52,6 +52,13 @@ export const traffic = (scenario: string, from: string, to: string) =>
 		`/api/traffic?${new URLSearchParams({ scenario, from, to }).toString()}`,
 	);
 
+/** A period's funnel, each version of the scenario apart (the reading Get Analytics makes). */
+export const funnel = (scenario: string, from: string, to: string) =>
+	call<{ from: string; to: string; versions: VersionFunnel[] }>(
+		'GET',
+		`/api/funnel?${new URLSearchParams({ scenario, from, to }).toString()}`,
+	);
+
 export interface N8nTarget {
 	baseUrl: string;
 	apiKey: string;
@@ -89,3 +96,12 @@ export const saveN8n = async (
 			...change,
 		})
 	)?.message;
+/** The workflows of an n8n the API key can see, by name (for a call step to name one). */
+export const n8nWorkflows = async (target: Omit<N8nTarget, 'workflowId'>) =>
+	(
+		await call<{ workflows: Array<{ id: string; name: string; published: boolean }> }>(
+			'POST',
+			'/api/n8n/workflows',
+			target,
+		)
+	)?.workflows ?? [];

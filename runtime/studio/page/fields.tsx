@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 
-import { asObject, type Json, type JsonObject } from './draft';
+import { asObject, isObject, type Json, type JsonObject } from './draft';
 import { PlaceholderPicker } from './Placeholders';
 
 /** Form inputs bound to one field of the draft; an empty input removes its optional field. */
@@ -256,5 +256,32 @@ export function OptionalPart(props: {
 			</legend>
 			{props.on && props.children}
 		</fieldset>
+	);
+}
+
+/**
+ * A state's part that is an object or absent (menu, capture, after, call): ticked on, it starts
+ * as `made`; its fields get a change that sets one key, reported as `<name>.<key>`.
+ */
+export function ObjectPart(props: {
+	name: string;
+	label: string;
+	value: Json | undefined;
+	made: JsonObject;
+	onChange(value: Json | undefined, field: string): void;
+	children(part: JsonObject, change: (key: string, value: Json | undefined) => void): ReactNode;
+}) {
+	const part = asObject(props.value);
+	const change = (key: string, value: Json | undefined) =>
+		props.onChange(withField(part, key, value), `${props.name}.${key}`);
+	return (
+		<OptionalPart
+			label={props.label}
+			on={isObject(props.value)}
+			testId={`${props.name}-on`}
+			onToggle={(on) => props.onChange(on ? props.made : undefined, props.name)}
+		>
+			{props.children(part, change)}
+		</OptionalPart>
 	);
 }

@@ -33,3 +33,7 @@ export {
 	type StateTraffic,
 	type Traffic,
 } from '../../scenarios/offline/picture/traffic';
+export { stateOrder } from '../../scenarios/analytics/main-path';
+export type { StateFunnel } from '../../scenarios/analytics/funnel';
+export type { VersionFunnel } from '../../scenarios/analytics/reading';
+export type { ScenarioDocument } from '../../scenarios/format/schema';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { openCountersReadOnly, type CounterReader } from '../../stores/read-only';
+import { readAnalytics } from '../../scenarios/analytics/reading';
 import { readTraffic, trafficPeriod } from '../../scenarios/offline/traffic-reading';
 import { startStudio, type RunningStudio, type StudioOptions } from './server';
 
@@ -71,6 +72,7 @@ export async function studioCommand(
 			host,
 			port,
 			traffic: store && trafficFrom(store),
+			funnel: store && funnelFrom(store),
 		});
 	} catch (error) {
 		await store?.close();
@@ -103,6 +105,15 @@ function closingStore(studio: RunningStudio, store: CounterReader): RunningStudi
 export function trafficFrom(store: CounterReader): NonNullable<StudioOptions['traffic']> {
 	return async ({ scenario, ...period }) =>
 		await readTraffic(store, { scenario, ...trafficPeriod(period) });
+}
+
+/**
+ * The funnel the page asks for: each version of the scenario apart, over the period (the reading
+ * Get Analytics makes); the page orders the bars by the opened scenario's main path.
+ */
+export function funnelFrom(store: CounterReader): NonNullable<StudioOptions['funnel']> {
+	return async ({ scenario, ...period }) =>
+		await readAnalytics(store, { scenario, ...trafficPeriod(period) });
 }
 
 /** The built page: beside the bundled CLI in the package (dist/studio), or dist/studio of the repository. */

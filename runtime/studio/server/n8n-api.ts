@@ -107,6 +107,46 @@ export function workflowIdOf(text: string): string {
 	return id;
 }
 
+/** A workflow of n8n's list, for a call step to name. */
+export interface ListedWorkflow {
+	id: string;
+	name: string;
+	published: boolean;
+}
+
+const LIST_PAGES = 5;
+
+/** The workflows the API key can see (n8n's list, 100 a page, the first 500), by name. */
+export async function listWorkflows(
+	target: Omit<N8nTarget, 'workflowId'>,
+): Promise<ListedWorkflow[]> {
+	const found: ListedWorkflow[] = [];
+	let cursor: string | undefined;
+	for (let page = 0; page < LIST_PAGES; page++) {
+		const query = new URLSearchParams({ limit: '100', excludePinnedData: 'true' });
+		if (cursor) query.set('cursor', cursor);
+		const answer = await request<{ data: N8nWorkflow[]; nextCursor?: string | null }>(
+			{ ...target, workflowId: '' },
+			'GET',
+			undefined,
+			`?${query.toString()}`,
+		).catch((error: unknown) => {
+			// n8n's list needs a scope of its own, beside the workflow:read a single workflow needs.
+			if (error instanceof N8nError && error.status === 403)
+				throw new N8nError(
+					403,
+					`${error.message} (listing workflows needs the API key's workflow:list scope)`,
+				);
+			throw error;
+		});
+		for (const w of answer.data) found.push({ id: w.id, name: w.name, published: isPublished(w) });
+		cursor = answer.nextCursor ?? undefined;
+		if (!cursor) break;
+	}
+	return found.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The API's address for one workflow, or for the list when the target names none. */
 function workflowUrl(target: N8nTarget): URL {
 	let base: URL;
 	try {
@@ -116,8 +156,9 @@ function workflowUrl(target: N8nTarget): URL {
 	}
 	if (base.protocol !== 'http:' && base.protocol !== 'https:')
 		throw new N8nError(400, 'n8n URL: http:// or https:// only');
-	const id = workflowIdOf(target.workflowId);
-	return new URL(`api/v1/workflows/${id}`, base.href.replace(/\/?$/, '/'));
+	const root = base.href.replace(/\/?$/, '/');
+	if (target.workflowId === '') return new URL('api/v1/workflows', root);
+	return new URL(`api/v1/workflows/${workflowIdOf(target.workflowId)}`, root);
 }
 
 async function request<T>(
@@ -160,6 +201,8 @@ function refusal(status: number, message: string, target: N8nTarget): string {
 	const said = message.split(target.apiKey).join('(the API key)');
 	if (status === 401)
 		return 'n8n refused the API key: make one in n8n (Settings > n8n API) and paste it whole';
+	if (status === 404 && target.workflowId === '')
+		return "n8n's public API is not at this address (n8n URL: the address you open n8n at)";
 	if (status === 404)
 		return `n8n has no workflow "${workflowIdOf(target.workflowId)}" (or the API key may not see it)`;
 	if (status === 403) return `n8n refused: ${said}`;

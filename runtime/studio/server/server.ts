@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import { FileError, StudioFiles } from './file-routes';
 import { OpenedFiles, TOKEN_HEADER, hostAllowed, newToken, tokenMatches } from './guard';
-import { N8nError, openWorkflow, saveScenarioNode, type N8nTarget } from './n8n-api';
+import { N8nError, listWorkflows, openWorkflow, saveScenarioNode, type N8nTarget } from './n8n-api';
 
 /**
  * The Scenario Studio's local server: the page's files, the scenario files it was opened on, and
@@ -28,6 +28,8 @@ export interface StudioOptions {
 	token?: string;
 	/** A scenario's traffic per state and edge over a period, from a state store; none without one. */
 	traffic?: (query: TrafficAsked) => Promise<unknown>;
+	/** The same period's funnel, each version apart (the reading of Get Analytics). */
+	funnel?: (query: TrafficAsked) => Promise<unknown>;
 }
 
 /** What the page asks /api/traffic: the scenario it shows and the days (YYYY-MM-DD) it picked. */
@@ -137,9 +139,15 @@ async function api(
 				200,
 				await files.write(pathOf(url), await body(req), url.pathname === '/api/layout'),
 			);
-		case 'GET /api/traffic': {
-			if (!options.traffic) return send(res, 204);
-			return send(res, 200, await options.traffic(trafficAsked(url.searchParams)));
+		case 'GET /api/traffic':
+		case 'GET /api/funnel': {
+			const read = url.pathname === '/api/funnel' ? options.funnel : options.traffic;
+			if (!read) return send(res, 204);
+			return send(res, 200, await read(trafficAsked(url.searchParams)));
+		}
+		case 'POST /api/n8n/workflows': {
+			const { baseUrl, apiKey } = target({ ...(await json(req)), workflowId: '-' });
+			return send(res, 200, { workflows: await listWorkflows({ baseUrl, apiKey }) });
 		}
 		case 'POST /api/n8n/open':
 			return send(res, 200, await openWorkflow(target(await json(req))));
