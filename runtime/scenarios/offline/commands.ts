@@ -161,11 +161,7 @@ async function diagram(
 	}
 	const png = format === 'png' ? renderPng(doc, picture) : undefined;
 	if (png && png.missing.length > 0) io.err(`${undrawn(png.missing)}\n`);
-	const data = png
-		? png.png
-		: format === 'svg'
-				? renderPicture(doc, picture)
-				: renderDiagram(doc);
+	const data = png ? png.png : format === 'svg' ? renderPicture(doc, picture) : renderDiagram(doc);
 	if (flags.out === undefined) {
 		io.out(data as string);
 		return 0;
