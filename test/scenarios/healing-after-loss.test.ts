@@ -59,13 +59,14 @@ describe('a conversation the store lost, rebuilt from the history', () => {
 		await store.close();
 	});
 
-	// A silence timer that fired between two messages before the loss: the rebuild fires it in its
-	// place (its reply found in the history, not sent again), so the next message is answered from
-	// the state the timer led to, as it was the first time.
-	it('fires a silence timer in its place between rebuilt messages, its reply not sent again', async () => {
-		const file = path.join(dir, 'timer.sqlite');
-		let store = new SqliteStore(file);
-		const before = engineOf(store, remind);
+	/**
+	 * a1, a2; a backup; the silence timer fires ("still there?"); `more` goes on; then the file is
+	 * put back from the backup and n8n starts again: the engine that finds the loss.
+	 */
+	async function timerThenLoss(name: string, more: (engine: ScenarioEngine) => Promise<unknown>) {
+		const file = path.join(dir, name);
+		const first = new SqliteStore(file);
+		const before = engineOf(first, remind);
 		await before.handle(await write('a1'));
 		await before.handle(await write('a2'));
 		const reader = new (nodeSqlite().DatabaseSync)(file);
@@ -73,12 +74,21 @@ describe('a conversation the store lost, rebuilt from the history', () => {
 		reader.close();
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 		await before.runDueWork();
-		await before.handle(await write('a3'));
-		await store.close();
+		await more(before);
+		await first.close();
 		for (const log of ['-wal', '-shm']) rmSync(`${file}${log}`, { force: true });
 		copyFileSync(`${file}.backup`, file);
-		store = new SqliteStore(file);
-		const after = engineOf(store, remind);
+		const store = new SqliteStore(file);
+		return { store, after: engineOf(store, remind) };
+	}
+
+	// A silence timer that fired between two messages before the loss: the rebuild fires it in its
+	// place (its reply found in the history, not sent again), so the next message is answered from
+	// the state the timer led to, as it was the first time.
+	it('fires a silence timer in its place between rebuilt messages, its reply not sent again', async () => {
+		const { store, after } = await timerThenLoss('timer.sqlite', async (before) =>
+			before.handle(await write('a3')),
+		);
 		const result = await after.handle(await write('a4'));
 		expect(result.healing?.afterLoss).toBeDefined();
 		await after.runDueWork();
@@ -95,21 +105,7 @@ describe('a conversation the store lost, rebuilt from the history', () => {
 	// The same timer, due again after the loss with no message since: Run Due Work finds its reply
 	// in the history and does not send it twice.
 	it('does not send again the reply of a silence timer that fired before the loss', async () => {
-		const file = path.join(dir, 'timer-alone.sqlite');
-		let store = new SqliteStore(file);
-		const before = engineOf(store, remind);
-		await before.handle(await write('a1'));
-		await before.handle(await write('a2'));
-		const reader = new (nodeSqlite().DatabaseSync)(file);
-		reader.exec(`VACUUM INTO '${file}.backup'`);
-		reader.close();
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-		await before.runDueWork();
-		await store.close();
-		for (const log of ['-wal', '-shm']) rmSync(`${file}${log}`, { force: true });
-		copyFileSync(`${file}.backup`, file);
-		store = new SqliteStore(file);
-		const after = engineOf(store, remind);
+		const { store, after } = await timerThenLoss('timer-alone.sqlite', async () => undefined);
 		const work = await after.runDueWork();
 		expect(work.notice).toMatch(/lost writes it had acknowledged/);
 		expect(await transcript()).toEqual(['s0 got a1', 's1 got a2', 'still there?']);
