@@ -12,7 +12,7 @@ import {
 } from '../../scripts/lib/demo-setup';
 import {
 	freePort,
-	n8nCli,
+	setupOwner,
 	RESTARTABLE_ENV,
 	startN8n,
 	waitForWebhook,
@@ -22,6 +22,8 @@ import {
 import { main as cli } from '../../runtime/cli/scenario';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
+import { makeApiKey } from '../studio/n8n';
+import { saveScenarioNode } from '../../runtime/studio/server/n8n-api';
 import { clientOf } from './conversation';
 
 jest.setTimeout(900_000);
@@ -102,13 +104,8 @@ async function runCli(args: string[]): Promise<{ code: number; out: string; err:
 // A real n8n 2.41 (regular mode), the trigger and the emulator: 30 clients half-way through the
 // order-status bot on v2; v3 published with `ask_email` renamed; those 30 finish on v2, new
 // clients get v3; then a Move with a state map moves the 10 still waiting.
-// Skipped: not passing yet. Run under the lock on n8n 2.41.1, the 30 clients reach `ask_email` on
-// v2 and the first 20 get v2's next question, but v3 never becomes live: `import:workflow` of the
-// same id with n8n stopped, then `publish:workflow --id` (or the SQL publish of
-// scripts/lib/n8n-publish.ts), leaves n8n serving v2 (the newcomer got v2's greeting), so this
-// test does not yet show pinning. Publishing v3 through the public API (update, then activate),
-// as the studio's Save does, is the next step.
-describe.skip('scenario versions in a real n8n', () => {
+// v3 is published while n8n runs, through n8n's public API, as the studio's Save does.
+describe('scenario versions in a real n8n', () => {
 	let emulator: RunningEmulator;
 	let n8n: RunningN8n;
 	let options: N8nOptions;
@@ -181,13 +178,18 @@ describe.skip('scenario versions in a real n8n', () => {
 			}),
 		);
 
-		// v3 published: the workflow updated and published again through n8n's CLI.
-		await n8n.stop();
-		const file = path.join(options.userFolder, 'v3.json');
-		writeFileSync(file, JSON.stringify([botWorkflow(V3, statePath)]));
-		n8nCli(options, ['import:workflow', `--input=${file}`]);
-		n8nCli(options, ['publish:workflow', `--id=${BOT_ID}`]);
-		n8n = await startN8n(options);
+		// v3 published while n8n runs, through its public API, as the studio's Save does.
+		const cookie = await setupOwner(n8n.url);
+		const apiKey = await makeApiKey(n8n.url, cookie, [
+			'workflow:read',
+			'workflow:update',
+			'workflow:activate',
+		]);
+		const saved = await saveScenarioNode(
+			{ baseUrl: n8n.url, apiKey, workflowId: BOT_ID },
+			{ nodeName: 'Bot', scenario: JSON.stringify(V3), baseline: JSON.stringify(V2) },
+		);
+		expect(saved.outcome).toBe('published');
 		await waitForWebhook(productionUrl(n8n.url, botWorkflow(V3, statePath)));
 
 		// 20 answer: v2's next question (under the rule of old they would start over at the greeting).
