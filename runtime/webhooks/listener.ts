@@ -119,8 +119,9 @@ function tooLarge(maxBytes: number): Answer {
  * Writes the answer. A request whose body was not read whole (too large) is answered, then the
  * rest of what the client sends is read and dropped for a moment before its connection closes (a
  * lingering close): closing at once would reset the connection with data unread, and a reset can
- * throw the answer away before the client reads it. The connection closes after LINGER_BYTES more
- * or LINGER_IDLE_MS without any.
+ * throw the answer away before the client reads it. The connection closes LINGER_MS after the
+ * answer, or after LINGER_IDLE_MS without data. Bounded by time, not bytes: a client sending fast
+ * on loopback passes any byte cap in milliseconds, before a busy client has read the answer.
  */
 function finish(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
 	if (res.headersSent || res.destroyed) return;
@@ -128,17 +129,16 @@ function finish(req: IncomingMessage, res: ServerResponse, answer: Answer): void
 	res.end(JSON.stringify(answer.body));
 	if (req.complete) return;
 	const socket = req.socket;
-	let dropped = 0;
-	socket.on('data', (chunk: Buffer) => {
-		dropped += chunk.length;
-		if (dropped > LINGER_BYTES) socket.destroy();
+	const answeredAt = Date.now();
+	socket.on('data', () => {
+		if (Date.now() - answeredAt > LINGER_MS) socket.destroy();
 	});
 	socket.setTimeout(LINGER_IDLE_MS, () => socket.destroy());
 	req.resume();
 }
 
-/** How much of a refused body is read and dropped, at most, before its connection is closed. */
-const LINGER_BYTES = 4 * 1_048_576;
+/** How long a refused body is read and dropped, at most, before its connection is closed. */
+const LINGER_MS = 2_000;
 /** How long a refused body's connection stays open with nothing sent. */
 const LINGER_IDLE_MS = 2_000;
 

@@ -166,6 +166,37 @@ describe('the own port under hostile input', () => {
 		}
 	});
 
+	// A client busy sending (a loaded machine, a slow reader) reads the answer late: the door keeps
+	// reading and dropping the body for a while, so the connection is not reset under the answer.
+	it('keeps the 413 readable for a client that reads it only after sending on for a while', async () => {
+		const { listener } = await door(new MemoryStore(), { maxBytes: 64 * 1024 });
+		try {
+			const socket = await rawSocket(Number(new URL(listener.url).port));
+			const errors: string[] = [];
+			socket.on('error', (e: NodeJS.ErrnoException) => errors.push(e.code ?? e.message));
+			socket.pause();
+			socket.write(
+				`POST /hook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${1 << 30}\r\n\r\n`,
+			);
+			const chunk = Buffer.alloc(256 * 1024, 0x20);
+			for (let i = 0; i < 100 && !socket.destroyed; i++) {
+				for (let k = 0; k < 4; k++) socket.write(chunk);
+				await sleep(5);
+			}
+			const unanswered = () => `closed without an answer (${errors.join(', ')})`;
+			const answered = new Promise<string>((resolve) => {
+				socket.once('data', (data: Buffer) => resolve(data.toString()));
+				socket.once('close', () => resolve(unanswered()));
+				if (socket.destroyed) resolve(unanswered());
+			});
+			socket.resume();
+			expect(await answered).toMatch(/^HTTP\/1\.1 413 /);
+			socket.destroy();
+		} finally {
+			await listener.close();
+		}
+	});
+
 	it('closes a connection that sends no headers, or a body that stops, after its timeout', async () => {
 		const { listener } = await door(new MemoryStore(), {
 			headersTimeoutMs: 1500,
