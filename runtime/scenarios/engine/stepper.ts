@@ -13,6 +13,7 @@ import type { PathLeg } from '../analytics/tally';
 import type { ScenarioRef } from '../analytics/counter-keys';
 import type { MessageReceived } from './inbox';
 import type { ClientProfile, MessageFields } from '../format/templates';
+import { currentMachine, type CurrentMachine } from './current-machine';
 
 export type Restart = 'new' | 'ended' | 'scenario-changed' | 'scenario-removed';
 export type StepStatus = 'started' | 'handled' | 'silenced';
@@ -35,42 +36,9 @@ export class Stepper {
 		private readonly pinned: (ref: ScenarioRef) => CompiledScenario | undefined = () => undefined,
 	) {}
 
-	/**
-	 * The conversation's machine and snapshot: its own version's when it is pinned there, else the
-	 * scenarios loaded now. The rule when a scenario changed under a live conversation that follows
-	 * it: continue if its current state still exists (variables it no longer declares are dropped,
-	 * a capture's tries start over), else start over.
-	 */
-	current(record: ConversationRecord):
-		| {
-				compiled: CompiledScenario;
-				snapshot: ScenarioSnapshot | undefined;
-				/** The live version, when the conversation is stepped on an older one. */
-				live?: CompiledScenario;
-		  }
-		| undefined {
-		const live = this.scenarios.get(record.scenario.id);
-		if (!live) return undefined;
-		const older =
-			live.version === record.scenario.version ? undefined : this.pinned(record.scenario);
-		const compiled = older ?? live;
-		const { value, context } = record.snapshot;
-		if (!compiled.stateNames.has(value) || compiled.document.states[value]?.end)
-			return { compiled: live, snapshot: undefined };
-		if (compiled.version === record.scenario.version)
-			return {
-				compiled,
-				snapshot: compiled.restore(record.snapshot),
-				...(older ? { live } : {}),
-			};
-		const declared = declaredVariables(compiled.document);
-		const vars = Object.fromEntries(
-			Object.entries(context.vars).filter(([name]) => declared.has(name)),
-		);
-		return {
-			compiled,
-			snapshot: compiled.restore({ value, context: { ...context, vars, tries: 0 } }),
-		};
+	/** The conversation's machine and snapshot (current-machine.ts). */
+	current(record: ConversationRecord): CurrentMachine | undefined {
+		return currentMachine(this.scenarios, this.pinned, record);
 	}
 
 	/** Follows a jump into its scenario, then builds the record to save with the new effects. */
