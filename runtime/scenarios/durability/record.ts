@@ -95,6 +95,21 @@ export function decodeRecord(value: string): ConversationRecord {
 	return record;
 }
 
+/** The cause of the effects a silence timer due at `dueAt` decided. */
+export function timerCause(dueAt: number): string {
+	return `timer@${dueAt}`;
+}
+
+/**
+ * The replies of `cause` not yet sent are looked for in the client's history since `since` before
+ * they are sent (perform-effect.ts): they may have gone out before the store lost its writes.
+ */
+export function checkFirst(record: ConversationRecord, cause: string, since: number): void {
+	for (const entry of record.outbox)
+		if (entry.cause === cause && entry.effect.kind === 'reply' && entry.status === 'pending')
+			entry.check = { since };
+}
+
 /** Entries still to do or in progress; finished ones are dropped when the next step is saved. */
 export function unfinished(entry: OutboxEntry): boolean {
 	return entry.status === 'pending' || entry.status === 'sending';

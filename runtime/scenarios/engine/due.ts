@@ -1,4 +1,6 @@
 import {
+	checkFirst,
+	timerCause,
 	unfinished,
 	view,
 	type ActionReport,
@@ -9,7 +11,6 @@ import type { ConversationStore, Versioned } from '../durability/record-store';
 import type { OutboxRunner } from '../durability/outbox';
 import { AGAIN, BOUNDS, keptChanging, retry } from '../durability/retry';
 import type { Stepper } from './stepper';
-import { checkFirst } from './inbox-applier';
 
 export interface TimerResult {
 	/** timer: a silence timer fired; resumed: effects left unfinished by a worker that stopped. */
@@ -65,7 +66,7 @@ export class DueRunner {
 			// Due before the loss was found: it may have fired then, its reply in the history.
 			const dueAt = record.timer.dueAt;
 			const lossFound = this.lossFound();
-			if (lossFound !== undefined && dueAt < lossFound) checkFirst(fired, `timer@${dueAt}`, dueAt);
+			if (lossFound !== undefined && dueAt < lossFound) checkFirst(fired, timerCause(dueAt), dueAt);
 			// The write that fires the timer leases its first effect too.
 			const done = await this.outbox.commit(key, loaded, fired, now);
 			if (!done) return AGAIN;

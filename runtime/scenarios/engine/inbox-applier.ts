@@ -1,6 +1,12 @@
 import type { Clock } from '../../api/clock';
 import type { StateStore, WriteOptions } from '../../stores/types';
-import { HANDLED_LIMIT, view, type ConversationRecord } from '../durability/record';
+import {
+	checkFirst,
+	HANDLED_LIMIT,
+	timerCause,
+	view,
+	type ConversationRecord,
+} from '../durability/record';
 import type { ConversationStore, Loaded, Versioned } from '../durability/record-store';
 import type { OutboxRunner } from '../durability/outbox';
 import type { ScenarioApi } from '../durability/perform-effect';
@@ -270,14 +276,7 @@ function firedBefore(
 	for (let i = 0; i < TIMERS_IN_PLACE && current?.timer && current.timer.dueAt <= at; i++) {
 		const dueAt = current.timer.dueAt;
 		current = stepper.afterTimer(current, dueAt);
-		checkFirst(current, `timer@${dueAt}`, dueAt);
+		checkFirst(current, timerCause(dueAt), dueAt);
 	}
 	return current;
-}
-
-/** Replies of `cause` not yet sent are looked for in the history since `since` first. */
-export function checkFirst(record: ConversationRecord, cause: string, since: number): void {
-	for (const entry of record.outbox)
-		if (entry.cause === cause && entry.effect.kind === 'reply' && entry.status === 'pending')
-			entry.check = { since };
 }

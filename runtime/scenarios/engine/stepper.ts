@@ -4,6 +4,7 @@ import type { CompiledScenario, Step } from '../machine/compile';
 import { JUMP_STATE, type ConversationContext } from '../machine/setup';
 import {
 	HANDLED_LIMIT,
+	timerCause,
 	unfinished,
 	type ConversationRecord,
 	type OutboxEntry,
@@ -239,7 +240,7 @@ export class Stepper {
 		const step = current.compiled.step(current.snapshot, { type: 'TIMER' });
 		const rearm = current.compiled.document.states[timer.state]?.after?.target !== undefined;
 		const next = this.recordAfterStep(record, current.compiled, step, {
-			cause: `timer@${timer.dueAt}`,
+			cause: timerCause(timer.dueAt),
 			now,
 			// A timer that stays in its state fires once; one that moves arms the next state's.
 			timer: rearm ? 'arm' : 'clear',

@@ -39,26 +39,16 @@ export function Canvas() {
 	return (
 		<section className="canvas">
 			<TrafficBar overlay={overlay}>
-				<label className="check">
-					<input
-						type="checkbox"
-						checked={funnelShown}
-						data-testid="toggle-funnel"
-						onChange={(e) => setFunnelShown(e.target.checked)}
-					/>
-					funnel
-				</label>
+				<Toggle label="funnel" testId="toggle-funnel" on={funnelShown} set={setFunnelShown} />
 			</TrafficBar>
 			<div className="canvas-main">
-				<label className="check map-toggle">
-					<input
-						type="checkbox"
-						checked={mapShown}
-						data-testid="toggle-map"
-						onChange={(e) => setShowMap(e.target.checked)}
-					/>
-					mini-map
-				</label>
+				<Toggle
+					label="mini-map"
+					testId="toggle-map"
+					on={mapShown}
+					set={setShowMap}
+					className="map-toggle"
+				/>
 				<ReactFlowProvider>
 					<ScenarioGraphView
 						layout={layout}
@@ -78,5 +68,26 @@ export function Canvas() {
 			</div>
 			<Problems issues={issues} warnings={warnings} onSelect={select} />
 		</section>
+	);
+}
+
+/** A labelled checkbox over the canvas. */
+function Toggle(props: {
+	label: string;
+	testId: string;
+	on: boolean;
+	set: (on: boolean) => void;
+	className?: string;
+}) {
+	return (
+		<label className={props.className ? `check ${props.className}` : 'check'}>
+			<input
+				type="checkbox"
+				checked={props.on}
+				data-testid={props.testId}
+				onChange={(e) => props.set(e.target.checked)}
+			/>
+			{props.label}
+		</label>
 	);
 }
