@@ -101,12 +101,18 @@ async function checkStore(ctx: StoreContext, store: StateStore, refuseLossy: boo
 			});
 		sayOnce(ctx, warning);
 	}
-	const lost = await store.lostWrites();
-	if (lost) {
-		const { lossNotice } = await import('../../runtime/stores/loss');
-		sayOnce(ctx, lossNotice(redis.where ?? 'Redis', lost));
+	const { lossNotice } = await import('../../runtime/stores/loss');
+	// Said when found, also in a process that runs only a trigger (n8n's main in queue mode).
+	if (!listening.has(store) && typeof redis.onLoss === 'function') {
+		listening.add(store);
+		redis.onLoss((loss) => sayOnce(ctx, lossNotice(redis.where ?? 'Redis', loss)));
 	}
+	const lost = await store.lostWrites();
+	if (lost) sayOnce(ctx, lossNotice(redis.where ?? 'Redis', lost));
 }
+
+/** Stores whose losses are said as they are found. */
+const listening = new WeakSet<StateStore>();
 
 /**
  * The store the node's parameters chose: one shared connection per file or Redis per process.

@@ -10,12 +10,20 @@ const later = setTimeout;
 
 /** A write is followed by its marker's touch within this long (one HSET per process at most). */
 const TOUCH_EVERY_MS = 20;
+/** A loss another process found is looked for at most this often (one HGET per process). */
+const SHARED_LOSS_EVERY_MS = 50;
 /** The marker moves on, never back, and only from what this process last saw acknowledged, in the same store. */
 const TOUCH = `
 if redis.call('HGET', KEYS[1], 'id') ~= ARGV[4] then return 0 end
 local mine = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 if mine < tonumber(ARGV[2]) then return 0 end
 if tonumber(ARGV[3]) > mine then redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
+return 1`;
+/** The latest loss found, kept in the marker for every process: a later one only. */
+const SHARE_LOSS = `
+local kept = redis.call('HGET', KEYS[1], 'lossAt')
+if kept and tonumber(kept) >= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'loss', ARGV[1], 'lossAt', ARGV[2])
 return 1`;
 
 /**
@@ -26,6 +34,12 @@ return 1`;
  * this process's time older than the one acknowledged (came back from an older snapshot) is a loss
  * of writes. A write acknowledged after the last touch and lost with it is not seen: at most
  * TOUCH_EVERY_MS and one round trip of writes.
+ *
+ * A loss is the whole store's, not only its finder's: a process that wrote nothing in the lost
+ * stretch finds nothing of its own missing, yet its next message may meet a record another
+ * process's lost write had moved on. So the finder writes the loss into the hash (`loss`), and
+ * every process takes in a loss found after it began, at its own reconnect and when asked
+ * (`lostWrites`, before each execution, at most every SHARED_LOSS_EVERY_MS).
  */
 export class LossMarker {
 	private readonly process = randomUUID();
@@ -34,6 +48,8 @@ export class LossMarker {
 	private since = 0;
 	private acknowledged = 0;
 	private touching?: ReturnType<typeof setTimeout>;
+	private sharedReadAt = 0;
+	private sharedRead?: Promise<void>;
 	/** Set while the connection is down, until the marker has been checked on the next one. */
 	gate?: Promise<void>;
 	lost?: LostWrites;
@@ -99,13 +115,43 @@ export class LossMarker {
 		else if (marker.id !== this.id) detail = 'it came back as another store';
 		else if (mine < this.acknowledged)
 			detail = `it came back as it was at ${new Date(mine).toISOString()}`;
-		if (!detail) return;
+		if (!detail) {
+			if (marker.id === this.id) this.takeShared(marker.loss);
+			return;
+		}
 		const since = marker.id === this.id && mine > 0 ? mine : this.since;
-		this.lost = { foundAt: now, since, detail };
-		// Kept again: the next loss is told from this one.
+		const loss: LostWrites = { foundAt: now, since, detail };
+		// Kept again: the next loss is told from this one; told to every other process.
 		await this.redis.hset(this.key, 'id', this.id, `w:${this.process}`, now);
+		await this.redis.eval(SHARE_LOSS, 1, this.key, JSON.stringify(loss), now);
 		this.acknowledged = now;
-		for (const listener of this.listeners) listener(this.lost);
+		this.take(loss);
+	}
+
+	/** A loss another process found and wrote into the marker: taken in, at most this often. */
+	async shared(): Promise<void> {
+		if (this.now() - this.sharedReadAt < SHARED_LOSS_EVERY_MS || !this.id) return;
+		this.sharedRead ??= this.redis
+			.hget(this.key, 'loss')
+			.then((value) => {
+				this.sharedReadAt = this.now();
+				this.takeShared(value ?? undefined);
+			})
+			.finally(() => (this.sharedRead = undefined));
+		await this.sharedRead;
+	}
+
+	private takeShared(value: string | undefined): void {
+		if (!value) return;
+		const loss = JSON.parse(value) as LostWrites;
+		// Found before this process began (its session starts after it), or already taken in.
+		if (loss.foundAt <= this.since || loss.foundAt <= (this.lost?.foundAt ?? 0)) return;
+		this.take(loss);
+	}
+
+	private take(loss: LostWrites): void {
+		this.lost = loss;
+		for (const listener of this.listeners) listener(loss);
 	}
 
 	stop(): void {

@@ -57,6 +57,8 @@ export class RedisStore implements StateStore {
 	async lostWrites(): Promise<LostWrites | undefined> {
 		// Connected: the marker was checked on connecting. Otherwise connect (and check) first.
 		if (this.redis.status !== 'ready' || this.marker.gate) await this.run(() => this.redis.ping());
+		// A loss another process found (its writes were lost, this one's maybe not).
+		await this.run(() => this.marker.shared());
 		return this.marker.lost;
 	}
 

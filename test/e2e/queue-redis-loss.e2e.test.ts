@@ -18,7 +18,8 @@ import {
 	sleep,
 	type BurstPlan,
 } from './burst';
-import { storedInRedis } from './stored';
+import { timelines } from './kill-diagnostics';
+import { explainInRedis, storedInRedis } from './stored';
 import { onRedis, startQueueMode, subscribeToMessages, type QueueMode } from './queue';
 
 jest.setTimeout(900_000);
@@ -125,6 +126,10 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 				seconds: Math.round((Date.now() - started) / 1000),
 			})}\n`,
 		);
+		if (final.missing.length > 0 || written.duplicates > 0)
+			process.stdout.write(
+				`redis loss test, what the store and the service saw:${await explainInRedis(port, STATE_DB, final.missing)}${await timelines(emulator, final.missing, started)}\n${said(/Messaging Bot|lost|Redis/i).slice(0, 40).join('\n')}\n`,
+			);
 		expectKept(final, PLAN, PLAN.clients);
 		// No reply twice; no conversation begun again (its replies would go back to step 0).
 		expect([written.duplicates, written.outOfStep]).toEqual([0, 0]);

@@ -34,3 +34,25 @@ export async function storedInRedis(port: number, db: number): Promise<Stored> {
 		await redis.quit();
 	}
 }
+
+/** What a Redis state store holds of the given messages' conversations: for a failing run. */
+export async function explainInRedis(port: number, db: number, messageIds: string[]) {
+	const redis = new Redis({ host: '127.0.0.1', port, db });
+	try {
+		const lines: string[] = [];
+		for (const client of new Set(messageIds.map((id) => id.replace(/-m\d+$/, '')))) {
+			const key = `bot_shop:${client}`;
+			const record = await redis.hgetall(`messaging-bot:{scenario:${BURST_SCOPE}}:record:${key}`);
+			const inbox = await redis.zrange(`messaging-bot:{inbox:${BURST_SCOPE}}:inbox:${key}`, '0', '-1');
+			const value = record.value ? (JSON.parse(record.value) as Record<string, unknown>) : {};
+			const { snapshot, ...rest } = value;
+			lines.push(
+				`${client}: version ${record.version} state ${JSON.stringify((snapshot as { value?: unknown })?.value)} ${JSON.stringify(rest)} inbox ${JSON.stringify(inbox)}`,
+			);
+		}
+		lines.push(`marker ${JSON.stringify(await redis.hgetall('messaging-bot:{~marker}:store'))}`);
+		return `\n${lines.join('\n')}`;
+	} finally {
+		await redis.quit();
+	}
+}

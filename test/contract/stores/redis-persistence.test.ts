@@ -88,3 +88,40 @@ describe('the loss marker under a touch that arrives after the loss', () => {
 		await store.close();
 	});
 });
+
+// A loss is the store's, not only its finder's: a process that wrote nothing since the snapshot
+// finds nothing of its own missing, yet the records it serves next went back with the others.
+describe('a loss found by one process, in a process that lost nothing of its own', () => {
+	it('is taken in by the other process when it next asks', async () => {
+		const port = nextPort++;
+		const own = mkdtempSync(path.join(dir, 'r'));
+		const args = ['--port', String(port), '--dir', own, '--save', '', '--appendonly', 'no'];
+		let server = spawn('redis-server', args);
+		servers.push(server);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const finder = new RedisStore({ host: '127.0.0.1', port });
+		const idle = new RedisStore({ host: '127.0.0.1', port });
+		expect(await finder.claim('d', 'a', 60_000)).toBe(true);
+		expect(await idle.claim('d', 'b', 60_000)).toBe(true);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const admin = new Redis({ port, lazyConnect: true, retryStrategy: () => null });
+		await admin.bgsave();
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		admin.disconnect();
+		// Only the finder writes after the snapshot; then Redis dies and comes back from it.
+		expect(await finder.claim('d', 'c', 60_000)).toBe(true);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		server.kill('SIGKILL');
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		server = spawn('redis-server', args);
+		servers.push(server);
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		// The idle process reconnected and checked its own time first: nothing of its own is lost.
+		expect(await idle.claim('d', 'c', 60_000)).toBe(true);
+		expect(await finder.lostWrites()).toMatchObject({ detail: expect.stringMatching(/came back as it was/) });
+		const taken = await idle.lostWrites();
+		expect(taken?.foundAt).toBe((await finder.lostWrites())?.foundAt);
+		await finder.close();
+		await idle.close();
+	});
+});
