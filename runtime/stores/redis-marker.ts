@@ -19,12 +19,15 @@ local mine = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 if mine < tonumber(ARGV[2]) then return 0 end
 if tonumber(ARGV[3]) > mine then redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
 return 1`;
-/** The latest loss found, kept in the marker for every process: a later one only. */
+/**
+ * The loss found, kept in the marker for every process; unless another process found it first
+ * (after this one's latest acknowledged write): then that one, the same loss, is taken.
+ */
 const SHARE_LOSS = `
-local kept = redis.call('HGET', KEYS[1], 'lossAt')
-if kept and tonumber(kept) >= tonumber(ARGV[2]) then return 0 end
+local kept = tonumber(redis.call('HGET', KEYS[1], 'lossAt') or '0')
+if kept > tonumber(ARGV[3]) then return redis.call('HGET', KEYS[1], 'loss') end
 redis.call('HSET', KEYS[1], 'loss', ARGV[1], 'lossAt', ARGV[2])
-return 1`;
+return ARGV[1]`;
 
 /**
  * The loss marker of a Redis store: a hash beside the data holding the store's id and, per
@@ -120,12 +123,21 @@ export class LossMarker {
 			return;
 		}
 		const since = marker.id === this.id && mine > 0 ? mine : this.since;
-		const loss: LostWrites = { foundAt: now, since, detail };
-		// Kept again: the next loss is told from this one; told to every other process.
+		// Kept again: the next loss is told from this one.
 		await this.redis.hset(this.key, 'id', this.id, `w:${this.process}`, now);
-		await this.redis.eval(SHARE_LOSS, 1, this.key, JSON.stringify(loss), now);
+		const acknowledged = this.acknowledged;
 		this.acknowledged = now;
-		this.take(loss);
+		const found = JSON.stringify({ foundAt: now, since, detail } satisfies LostWrites);
+		// Told to every other process; or the same loss another process told first.
+		const loss = (await this.redis.eval(
+			SHARE_LOSS,
+			1,
+			this.key,
+			found,
+			now,
+			acknowledged,
+		)) as string;
+		this.take(JSON.parse(loss) as LostWrites);
 	}
 
 	/** A loss another process found and wrote into the marker: taken in, at most this often. */

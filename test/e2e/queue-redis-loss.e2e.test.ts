@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 
 import { freePort } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
+import { admin } from '../helpers/emulator';
 import {
 	burstWorkflow,
 	everyWritten,
@@ -93,6 +94,7 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 
 	it('sends no reply twice, starts no conversation over, and says the loss', async () => {
 		const started = Date.now();
+		let killedAt = Infinity;
 		const killer = (async () => {
 			await sleep(2500);
 			const client = new Redis({ port });
@@ -100,6 +102,7 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 			await client.quit();
 			await sleep(2500);
 			redis.kill('SIGKILL');
+			killedAt = Date.now();
 			await sleep(1000);
 			redis = startRedis(port, dir);
 		})();
@@ -120,6 +123,7 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 					duplicates: written.duplicates,
 					outOfStep: written.outOfStep,
 				},
+				historyReadsAfterLoss: await historyReadsSince(killedAt),
 				connectWarning: warnings[0],
 				lossesSaid: losses.length,
 				lossExample: losses[0],
@@ -128,7 +132,11 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 		);
 		if (final.missing.length > 0 || written.duplicates > 0)
 			process.stdout.write(
-				`redis loss test, what the store and the service saw:${await explainInRedis(port, STATE_DB, final.missing)}${await timelines(emulator, final.missing, started)}\n${said(/Messaging Bot|lost|Redis/i).slice(0, 40).join('\n')}\n`,
+				`redis loss test, what the store and the service saw:${await explainInRedis(port, STATE_DB, final.missing)}${await timelines(emulator, final.missing, started)}\n${said(
+					/Messaging Bot|lost|Redis/i,
+				)
+					.slice(0, 40)
+					.join('\n')}\n`,
 			);
 		expectKept(final, PLAN, PLAN.clients);
 		// No reply twice; no conversation begun again (its replies would go back to step 0).
@@ -138,4 +146,18 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 	});
 
 	const storedSteps = async () => await storedInRedis(port, STATE_DB);
+	/** The clients' histories read since `at` (ms), in all and per client (the most first). */
+	const historyReadsSince = async (at: number) => {
+		const requests = (
+			await admin<Array<{ at: string; method: string; path: string }>>(emulator, 'GET', '/requests')
+		).body.data;
+		const perClient = new Map<string, number>();
+		for (const r of requests) {
+			const client = /^\/v1\/clients\/([^/]+)\/messages$/.exec(r.path)?.[1];
+			if (r.method !== 'GET' || !client || Date.parse(r.at) < at) continue;
+			perClient.set(client, (perClient.get(client) ?? 0) + 1);
+		}
+		const counts = [...perClient.values()].sort((a, b) => b - a);
+		return { all: counts.reduce((a, b) => a + b, 0), perClient: counts.join(' ') };
+	};
 });

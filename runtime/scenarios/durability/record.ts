@@ -67,6 +67,11 @@ export interface ConversationRecord {
 export interface HealingNote {
 	/** When (ms). */
 	at: number;
+	/**
+	 * When the history this note stands on was read (ms), once what it showed was stored: every
+	 * process that began (or learnt of a lost write) before then trusts that reading as its own.
+	 */
+	readAt?: number;
 	/** Messages of the client the history showed and the conversation had not applied: put in its inbox. */
 	healed: string[];
 	/** The history's messages from the client it could not place (no id or no time): left to Late Messages. */

@@ -91,37 +91,61 @@ describe('the loss marker under a touch that arrives after the loss', () => {
 
 // A loss is the store's, not only its finder's: a process that wrote nothing since the snapshot
 // finds nothing of its own missing, yet the records it serves next went back with the others.
-describe('a loss found by one process, in a process that lost nothing of its own', () => {
-	it('is taken in by the other process when it next asks', async () => {
+// And two processes that both lost writes found one loss, not two (each would rebuild twice).
+describe('a loss of writes, told to every process on the store', () => {
+	/** Two stores (two processes) on a Redis that dies after a snapshot and comes back from it. */
+	async function crashAfterSnapshot(writeAfter: (stores: RedisStore[]) => Promise<void>) {
 		const port = nextPort++;
 		const own = mkdtempSync(path.join(dir, 'r'));
 		const args = ['--port', String(port), '--dir', own, '--save', '', '--appendonly', 'no'];
-		let server = spawn('redis-server', args);
-		servers.push(server);
-		await new Promise((resolve) => setTimeout(resolve, 300));
-		const finder = new RedisStore({ host: '127.0.0.1', port });
-		const idle = new RedisStore({ host: '127.0.0.1', port });
-		expect(await finder.claim('d', 'a', 60_000)).toBe(true);
-		expect(await idle.claim('d', 'b', 60_000)).toBe(true);
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		servers.push(spawn('redis-server', args));
+		await sleep(300);
+		const stores = [0, 1].map(() => new RedisStore({ host: '127.0.0.1', port }));
+		for (const [i, store] of stores.entries())
+			expect(await store.claim('d', `a${i}`, 60_000)).toBe(true);
+		await sleep(100);
 		const admin = new Redis({ port, lazyConnect: true, retryStrategy: () => null });
 		await admin.bgsave();
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await sleep(300);
 		admin.disconnect();
-		// Only the finder writes after the snapshot; then Redis dies and comes back from it.
-		expect(await finder.claim('d', 'c', 60_000)).toBe(true);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-		server.kill('SIGKILL');
-		await new Promise((resolve) => setTimeout(resolve, 200));
-		server = spawn('redis-server', args);
-		servers.push(server);
-		await new Promise((resolve) => setTimeout(resolve, 1500));
-		// The idle process reconnected and checked its own time first: nothing of its own is lost.
+		await writeAfter(stores);
+		await sleep(100);
+		servers[servers.length - 1].kill('SIGKILL');
+		await sleep(200);
+		servers.push(spawn('redis-server', args));
+		await sleep(1500);
+		return stores;
+	}
+	const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+	it('a process that lost nothing of its own takes in the loss another found, when it next asks', async () => {
+		const [finder, idle] = await crashAfterSnapshot(async ([finder]) => {
+			expect(await finder.claim('d', 'b', 60_000)).toBe(true);
+		});
+		// The idle process reconnected and checked its own time: nothing of its own is lost.
 		expect(await idle.claim('d', 'c', 60_000)).toBe(true);
-		expect(await finder.lostWrites()).toMatchObject({ detail: expect.stringMatching(/came back as it was/) });
-		const taken = await idle.lostWrites();
-		expect(taken?.foundAt).toBe((await finder.lostWrites())?.foundAt);
+		const found = await finder.lostWrites();
+		expect(found?.detail).toMatch(/came back as it was/);
+		expect((await idle.lostWrites())?.foundAt).toBe(found?.foundAt);
 		await finder.close();
 		await idle.close();
+	});
+
+	it('two processes that both lost writes take one loss', async () => {
+		const told = [0, 0];
+		const stores = await crashAfterSnapshot(async (both) => {
+			for (const [i, store] of both.entries()) {
+				store.onLoss(() => told[i]++);
+				expect(await store.claim('d', `b${i}`, 60_000)).toBe(true);
+			}
+		});
+		const [first, second] = await Promise.all(
+			stores.map(async (store) => await store.lostWrites()),
+		);
+		expect(first?.detail).toMatch(/came back as it was/);
+		expect(second?.foundAt).toBe(first?.foundAt);
+		// Each told once: a second loss would begin its healing session again.
+		expect(told).toEqual([1, 1]);
+		for (const store of stores) await store.close();
 	});
 });

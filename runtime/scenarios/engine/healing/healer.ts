@@ -5,10 +5,10 @@ import type { ConversationRecord, HealingNote } from '../../durability/record';
 import type { CancellableWait } from '../../durability/lease-keeper';
 import type { ConversationStore, Loaded } from '../../durability/record-store';
 import type { ScenarioApi } from '../../durability/perform-effect';
-import type { HistoryRead } from '../../durability/sent-check';
 import { AGAIN, BOUNDS, retry } from '../../durability/retry';
 import type { HealingSession } from './session';
-import { missingFrom, showsMessage, type InboundItem, type Placement } from './missing';
+import { readHistory } from './history-read';
+import { missingFrom, type InboundItem, type Placement } from './missing';
 import { newcomerPlacement, recordNeeds, type HealContext, type NeedFacts } from './need';
 import { encodeInbound, inboxClaims, type MessageReceived } from '../inbox';
 
@@ -36,11 +36,6 @@ export type HealReport = Omit<HealingNote, 'at'> & {
 	afterLoss?: string;
 };
 
-/** The most of a history read for one healing: 10 requests of the service's largest page. */
-const HEAL_READ_MAX = 10_000;
-/** A history that does not yet show the message in hand is read again this often, at most. */
-const CATCH_UP_READS = 4;
-const CATCH_UP_MS = 1000;
 /**
  * The scheduled run heals no conversation in the first seconds of a session: a service that
  * lists a client's message a moment after it was written (A39) has listed what n8n answered
@@ -112,6 +107,7 @@ export class Healer {
 		if (failedAt !== undefined && this.o.clock.now() - failedAt < REREAD_AFTER_MS) return false;
 		const facts: NeedFacts = { ...this.o, now: this.o.clock.now(), followsAnother };
 		const record = loaded.record;
+		if (record) adoptReading(session, key, record);
 		const need = record && recordNeeds(key, record, facts, context);
 		// A lease that ran out is looked at once: noted here, the decision itself writes nothing.
 		if (need?.why === 'takeover') session.takeovers.add(need.takeover);
@@ -220,7 +216,7 @@ export class Healer {
 		this.reports.set(key, report);
 		let history: InboundItem[];
 		try {
-			history = await this.readHistory(placement, anchor);
+			history = await readHistory(this.o, placement, anchor);
 		} catch (error) {
 			report.error = `the client's history could not be read: ${(error as Error).message}`;
 			session.unread.set(key, clock.now());
@@ -250,42 +246,17 @@ export class Healer {
 		session.unread.delete(key);
 		report.unplaced = missing.unplaced;
 		if (missing.unplaceable) report.error = missing.unplaceable;
-		if (record && (report.healed.length > 0 || report.unplaced > 0 || report.error))
-			await this.keep(key, report);
+		// Kept even when nothing was missing: the other processes then trust this reading.
+		if (record) await this.keep(key, report, readAt);
 		return report.healed.length > 0;
 	}
 
-	/**
-	 * The client's history, read once (bounded), or again while it does not yet show the message
-	 * in hand (a service that lists a message a moment after delivering it, A39).
-	 */
-	private async readHistory(
-		{ botId, clientId }: Placement,
-		anchor?: MessageReceived,
-	): Promise<InboundItem[]> {
-		const { api } = this.o;
-		if (!api.iterateClientMessages) throw new Error('this API client cannot read it');
-		// In the conversation's lane of the request budget, as its replies: read in its own turn.
-		const options = { max: HEAL_READ_MAX + 1, lane: `${botId}/${clientId}` };
-		const read = () => (api.iterateClientMessages as HistoryRead).call(api, clientId, options);
-		for (let attempt = 1; ; attempt++) {
-			this.o.session.reads++;
-			const items: InboundItem[] = [];
-			for await (const item of read()) {
-				if (items.push(item) > HEAL_READ_MAX)
-					throw new Error(`it is longer than ${HEAL_READ_MAX} messages`);
-			}
-			const caughtUp = !anchor || showsMessage(items, anchor);
-			if (caughtUp || attempt >= CATCH_UP_READS || !this.o.clock.sleep) return items;
-			await this.o.clock.sleep(CATCH_UP_MS);
-		}
-	}
-
 	/** Writes what the healing did into the record, for Get Conversation. */
-	private async keep(key: string, report: HealReport): Promise<void> {
+	private async keep(key: string, report: HealReport, readAt?: number): Promise<void> {
 		const { conversations, clock } = this.o;
 		const note: HealingNote = {
 			at: clock.now(),
+			...(readAt !== undefined ? { readAt } : {}),
 			healed: report.healed,
 			unplaced: report.unplaced,
 			...(report.error ? { error: report.error } : {}),
@@ -303,4 +274,14 @@ export class Healer {
 		};
 		await retry(BOUNDS.write, round, () => undefined);
 	}
+}
+
+/**
+ * Another process's reading of the history, stored in the record after this session began: as
+ * good as this process's own (it placed what the history showed before it), so not read again.
+ */
+function adoptReading(session: HealingSession, key: string, record: ConversationRecord): void {
+	const readAt = record.healing?.readAt;
+	if (readAt === undefined || readAt < session.startedAt) return;
+	if ((session.healedAt.get(key) ?? -Infinity) < readAt) session.healedAt.set(key, readAt);
 }
