@@ -9,6 +9,7 @@ import {
 	type OutboxEntry,
 } from './record';
 import { LOST_CALL, type WorkflowPort } from './workflow-call';
+import type { HistoryRead } from './sent-check';
 import type { ConversationStore, Versioned } from './record-store';
 import { Fence } from './fence';
 import { LeaseKeeper, type CancellableWait } from './lease-keeper';
@@ -29,6 +30,8 @@ export interface OutboxOptions {
 	wait?: CancellableWait;
 	/** The process's monotonic clock (ms) for the fences; tests pass a fake one. */
 	monotonic?: () => number;
+	/** A reading of the client's history already made that settles a reply's check (after a loss). */
+	knownHistory?: (clientId: string) => HistoryRead | undefined;
 }
 
 /** What a drain did: the effects it performed or tried, and the conversation after them. */

@@ -32,6 +32,8 @@ export type EffectOptions = {
 	maxAttempts: number;
 	/** The effect's lease: no request leaves once it is lost (fence.ts). */
 	fence?: RequestGuard;
+	/** A reading of the client's history already made that settles a reply's check (after a loss). */
+	knownHistory?: (clientId: string) => HistoryRead | undefined;
 };
 
 /**
@@ -107,7 +109,7 @@ async function settleFromHistory(
 		patch: { status: 'unknown', error: why ? `${stopped}: ${why}` : stopped },
 		halt: false,
 	});
-	const read = api.iterateClientMessages?.bind(api);
+	const read = options.knownHistory?.(record.clientId) ?? api.iterateClientMessages?.bind(api);
 	if (!read || !entry.check || entry.effect.kind !== 'reply') return unknown();
 	let found: SentCheck;
 	try {

@@ -14,7 +14,7 @@ import { ConversationStore } from '../durability/record-store';
 import { AGAIN, BOUNDS, keptChanging, retry } from '../durability/retry';
 import { DueRunner } from './due';
 import { Healer } from './healing/healer';
-import { healingSessionOf } from './healing/session';
+import { healingSessionOf, repliesKnown } from './healing/session';
 import { ScheduledRun, type DueWork } from './scheduled-run';
 import {
 	checkEvent,
@@ -113,6 +113,7 @@ export class ScenarioEngine {
 			maxAttempts: options.maxAttempts ?? 3,
 			wait: options.wait,
 			monotonic: options.monotonic,
+			knownHistory: (clientId) => repliesKnown(this.healer.session, clientId),
 		});
 		const former = options.formerScope;
 		this.carryOver =

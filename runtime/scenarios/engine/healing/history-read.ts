@@ -31,13 +31,29 @@ export async function readHistory(
 	const read = () => (api.iterateClientMessages as HistoryRead).call(api, clientId, options);
 	for (let attempt = 1; ; attempt++) {
 		o.session.reads++;
+		const readAt = o.clock.now();
 		const items: InboundItem[] = [];
 		for await (const item of read()) {
 			if (items.push(item) > HEAL_READ_MAX)
 				throw new Error(`it is longer than ${HEAL_READ_MAX} messages`);
 		}
 		const caughtUp = !anchor || showsMessage(items, anchor);
-		if (caughtUp || attempt >= CATCH_UP_READS || !o.clock.sleep) return items;
+		if (caughtUp || attempt >= CATCH_UP_READS || !o.clock.sleep) {
+			keepReplies(o.session, clientId, readAt, items);
+			return items;
+		}
 		await o.clock.sleep(CATCH_UP_MS);
 	}
+}
+
+/** After a loss, the bot's replies the reading showed, for the rebuilt replies' checks. */
+function keepReplies(
+	session: HealingSession,
+	clientId: string,
+	readAt: number,
+	items: readonly InboundItem[],
+): void {
+	if (session.lossFound === undefined || readAt < session.lossFound) return;
+	const replies = items.filter((item) => item.direction !== 'inbound');
+	session.repliesRead.set(clientId, { readAt, replies });
 }

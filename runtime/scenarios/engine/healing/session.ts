@@ -1,5 +1,6 @@
 import type { LostWrites } from '../../../stores/loss';
 import type { StateStore } from '../../../stores/types';
+import type { HistoryItem, HistoryRead } from '../../durability/sent-check';
 
 /**
  * What one process knows of healing for one scope: when it started working on it, which
@@ -40,6 +41,12 @@ export class HealingSession {
 
 	/** When the store's loss of writes this session took in was found (once per loss). */
 	lossFound?: number;
+	/**
+	 * The bot's replies each client's history showed, read after the loss was found (ms): every
+	 * reply that went out before the loss is in it, so the rebuilt replies are looked for there
+	 * instead of in a new reading each (the service's request budget is 100 a minute).
+	 */
+	readonly repliesRead = new Map<string, { readAt: number; replies: HistoryItem[] }>();
 
 	constructor(public startedAt: number) {}
 
@@ -56,6 +63,7 @@ export class HealingSession {
 		this.healedAt.clear();
 		this.swept.clear();
 		this.unread.clear();
+		this.repliesRead.clear();
 		this.followsAnother = Promise.resolve(true);
 		return true;
 	}
@@ -76,6 +84,8 @@ export class HealingSession {
 	prune(before: number): void {
 		if (this.noted.size < this.pruneAt) return;
 		for (const [key, at] of this.noted) if (at < before) this.noted.delete(key);
+		for (const [client, { readAt }] of this.repliesRead)
+			if (readAt < before) this.repliesRead.delete(client);
 		this.pruneAt = Math.max(10_000, 2 * this.noted.size);
 	}
 }
@@ -93,4 +103,16 @@ export function healingSessionOf(store: StateStore, scope: string, now: number):
 	let session = byScope.get(scope);
 	if (!session) byScope.set(scope, (session = new HealingSession(now)));
 	return session;
+}
+
+/**
+ * The replies a reading after the loss showed for the client, as a history to look a rebuilt
+ * reply up in; undefined when there is none (read the service's).
+ */
+export function repliesKnown(session: HealingSession, clientId: string): HistoryRead | undefined {
+	const known = session.repliesRead.get(clientId);
+	if (!known || session.lossFound === undefined || known.readAt < session.lossFound) return undefined;
+	return async function* () {
+		yield* known.replies;
+	};
 }
