@@ -111,7 +111,8 @@ export function healingSessionOf(store: StateStore, scope: string, now: number):
  */
 export function repliesKnown(session: HealingSession, clientId: string): HistoryRead | undefined {
 	const known = session.repliesRead.get(clientId);
-	if (!known || session.lossFound === undefined || known.readAt < session.lossFound) return undefined;
+	if (!known || session.lossFound === undefined || known.readAt < session.lossFound)
+		return undefined;
 	return async function* () {
 		yield* known.replies;
 	};
