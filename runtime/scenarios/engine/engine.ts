@@ -113,7 +113,7 @@ export class ScenarioEngine {
 			maxAttempts: options.maxAttempts ?? 3,
 			wait: options.wait,
 			monotonic: options.monotonic,
-			knownHistory: (clientId) => repliesKnown(this.healer.session, clientId),
+			knownHistory: (clientId) => repliesKnown(this.healer.session, clientId, options),
 		});
 		const former = options.formerScope;
 		this.carryOver =

@@ -39,21 +39,9 @@ export async function readHistory(
 		}
 		const caughtUp = !anchor || showsMessage(items, anchor);
 		if (caughtUp || attempt >= CATCH_UP_READS || !o.clock.sleep) {
-			keepReplies(o.session, clientId, readAt, items);
+			o.session.keepReplies(clientId, readAt, items);
 			return items;
 		}
 		await o.clock.sleep(CATCH_UP_MS);
 	}
-}
-
-/** After a loss, the bot's replies the reading showed, for the rebuilt replies' checks. */
-function keepReplies(
-	session: HealingSession,
-	clientId: string,
-	readAt: number,
-	items: readonly InboundItem[],
-): void {
-	if (session.lossFound === undefined || readAt < session.lossFound) return;
-	const replies = items.filter((item) => item.direction !== 'inbound');
-	session.repliesRead.set(clientId, { readAt, replies });
 }

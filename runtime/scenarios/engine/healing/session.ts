@@ -1,5 +1,7 @@
 import type { LostWrites } from '../../../stores/loss';
 import type { StateStore } from '../../../stores/types';
+import type { Clock } from '../../../api/clock';
+import type { ScenarioApi } from '../../durability/perform-effect';
 import type { HistoryItem, HistoryRead } from '../../durability/sent-check';
 
 /**
@@ -68,6 +70,13 @@ export class HealingSession {
 		return true;
 	}
 
+	/** After a loss, the bot's replies a reading made since it was found showed, for the rebuilt replies' checks. */
+	keepReplies(clientId: string, readAt: number, items: readonly HistoryItem[]): void {
+		if (this.lossFound === undefined || readAt < this.lossFound) return;
+		const replies = items.filter((item) => item.direction !== 'inbound');
+		this.repliesRead.set(clientId, { readAt, replies });
+	}
+
 	/** The reason healing is off, the first time it is asked for after it went off. */
 	takeOffNotice(): string | undefined {
 		if (!this.off || this.offSaid) return undefined;
@@ -106,14 +115,29 @@ export function healingSessionOf(store: StateStore, scope: string, now: number):
 }
 
 /**
- * The replies a reading after the loss showed for the client, as a history to look a rebuilt
- * reply up in; undefined when there is none (read the service's).
+ * After a loss, the client's history a rebuilt reply is looked for in: the reading already made
+ * after the loss was found (every reply that went out before the loss is in it), or a new one,
+ * read whole and kept for the client's next rebuilt reply. Undefined before any loss.
  */
-export function repliesKnown(session: HealingSession, clientId: string): HistoryRead | undefined {
+export function repliesKnown(
+	session: HealingSession,
+	clientId: string,
+	{ api, clock }: { api: ScenarioApi; clock: Pick<Clock, 'now'> },
+): HistoryRead | undefined {
+	const read = api.iterateClientMessages?.bind(api);
+	const lossFound = session.lossFound;
+	if (lossFound === undefined) return undefined;
 	const known = session.repliesRead.get(clientId);
-	if (!known || session.lossFound === undefined || known.readAt < session.lossFound)
-		return undefined;
-	return async function* () {
-		yield* known.replies;
+	if (known && known.readAt >= lossFound)
+		return async function* () {
+			yield* known.replies;
+		};
+	if (!read) return undefined;
+	return async function* (id, options) {
+		const readAt = clock.now();
+		const items: HistoryItem[] = [];
+		for await (const item of read(id, options)) items.push(item);
+		session.keepReplies(clientId, readAt, items);
+		yield* items;
 	};
 }
