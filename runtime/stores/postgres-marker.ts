@@ -8,13 +8,15 @@ const later = setTimeout;
 
 /** A write is followed by its marker's stamp within this long (one statement per process at most). */
 const STAMP_EVERY_MS = 20;
+/** A loss another process found is looked for at most this often (one statement per process). */
+const SHARED_LOSS_EVERY_MS = 50;
 
 /** The marker's rows as read: the store's id and this process's time (null when absent). */
-export type MarkerRow = { id: string | null; mine: string | null };
+export type MarkerRow = { id: string | null; mine: string | null; loss?: string | null };
 
 /** Runs one of the marker's statements (by name in postgres-schema.ts) and gives its first row. */
 export type MarkerQuery = (
-	name: 'markerRead' | 'markerInit' | 'markerKeep' | 'markerStamp',
+	name: 'markerRead' | 'markerInit' | 'markerKeep' | 'markerStamp' | 'markerShareLoss',
 	values: unknown[],
 ) => Promise<MarkerRow | undefined>;
 
@@ -28,6 +30,9 @@ export type MarkerQuery = (
  * another id, or this process's time older than the one acknowledged (an older backup) is a loss.
  * Not seen: a write acknowledged after the last stamp and lost with it (at most STAMP_EVERY_MS),
  * and a restore made while no process of n8n ran (the copy is in the process's memory).
+ * A loss is the whole store's: the finder writes it into the table (the first finder's kept), and
+ * every process takes in a loss found after it began, on a new connection and when asked (before
+ * each execution, at most every SHARED_LOSS_EVERY_MS), as redis-marker.ts does.
  */
 export class PostgresMarker {
 	private readonly process = `w:${randomUUID()}`;
@@ -42,6 +47,7 @@ export class PostgresMarker {
 	private again = false;
 	/** Checks run one after another: two new connections do not both find one loss. */
 	private checks: Promise<void> = Promise.resolve();
+	private sharedReadAt = 0;
 	lost?: LostWrites;
 
 	constructor(private readonly now: () => number) {}
@@ -69,7 +75,26 @@ export class PostgresMarker {
 		}
 		const acknowledged = this.acknowledged;
 		const found = this.found;
-		await this.compare(query, await query('markerRead', [this.process]), acknowledged, found);
+		const row = await query('markerRead', [this.process]);
+		if (!(await this.compare(query, row, acknowledged, found)) && row?.id === this.id)
+			this.takeShared(row?.loss);
+	}
+
+	/** A loss another process found and wrote into the table: taken in, at most this often. */
+	async shared(query: MarkerQuery): Promise<void> {
+		if (!this.id || this.now() - this.sharedReadAt < SHARED_LOSS_EVERY_MS) return;
+		this.sharedReadAt = this.now();
+		const row = await query('markerRead', [this.process]);
+		if (row?.id === this.id) this.takeShared(row.loss);
+	}
+
+	private takeShared(value: string | null | undefined): void {
+		if (!value) return;
+		const loss = JSON.parse(value) as LostWrites;
+		// Found before this process began (its session starts after it), or already taken in.
+		if (loss.foundAt <= this.since || loss.foundAt <= (this.lost?.foundAt ?? 0)) return;
+		this.found++;
+		this.lost = loss;
 	}
 
 	/** A write was acknowledged: the marker follows it shortly (and reads what it replaces). */
@@ -119,15 +144,15 @@ export class PostgresMarker {
 		if (!detail) return false;
 		const now = this.now();
 		this.found++;
-		this.lost = {
-			foundAt: now,
-			since: row?.id === this.id && mine > 0 ? mine : this.since,
-			detail,
-		};
+		const since = row?.id === this.id && mine > 0 ? mine : this.since;
+		this.lost = { foundAt: now, since, detail };
 		// Kept again: the next loss is told from this one.
 		await query('markerKeep', [this.id]);
 		await query('markerStamp', [this.process, String(now)]);
 		this.acknowledged = now;
+		// Told to every other process; or the same loss another process told first.
+		const told = await query('markerShareLoss', [JSON.stringify(this.lost), acknowledged]);
+		if (told?.loss) this.lost = JSON.parse(told.loss) as LostWrites;
 		return true;
 	}
 

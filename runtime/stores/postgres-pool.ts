@@ -118,6 +118,10 @@ export class PostgresPool {
 		if (!this.marker) return undefined;
 		if (this.pool.totalCount === 0) await this.run('ping', []);
 		await this.marker.settled();
+		// A loss another process found (its writes were lost, this one's maybe not).
+		await this.marker.shared(
+			async (name, values) => (await this.run<MarkerRow>(name, values))?.rows[0],
+		);
 		return this.marker.lost;
 	}
 

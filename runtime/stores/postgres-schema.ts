@@ -217,7 +217,14 @@ export function statements(s: string) {
 		ping: 'SELECT 1',
 		batch: `SELECT ${s}.mb_batch($1::jsonb) AS answers`,
 		markerRead: `SELECT (SELECT value FROM ${s}.marker WHERE name = 'id') AS id,
-			(SELECT value FROM ${s}.marker WHERE name = $1) AS mine`,
+			(SELECT value FROM ${s}.marker WHERE name = $1) AS mine,
+			(SELECT value FROM ${s}.marker WHERE name = 'loss') AS loss`,
+		// A loss found, told to every process; unless another process told it first (found after
+		// this one's latest acknowledged write, $2): that one is the same loss, and is answered.
+		markerShareLoss: `WITH put AS (INSERT INTO ${s}.marker AS m (name, value) VALUES ('loss', $1)
+				ON CONFLICT (name) DO UPDATE SET value = excluded.value
+				WHERE (m.value::json->>'foundAt')::bigint <= $2::bigint RETURNING value)
+			SELECT coalesce((SELECT value FROM put), (SELECT value FROM ${s}.marker WHERE name = 'loss'), $1) AS loss`,
 		markerInit: `WITH made AS (INSERT INTO ${s}.marker (name, value) VALUES ('id', $1) ON CONFLICT (name) DO NOTHING RETURNING value)
 			SELECT coalesce((SELECT value FROM made), (SELECT value FROM ${s}.marker WHERE name = 'id')) AS id`,
 		markerKeep: `INSERT INTO ${s}.marker (name, value) VALUES ('id', $1) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,

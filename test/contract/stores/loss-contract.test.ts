@@ -50,3 +50,34 @@ describe.each(backends.filter((b) => b.backup))('loss marker contract: $name', (
 		expect(lost!.since).toBeLessThanOrEqual(1_000_000);
 	});
 });
+
+// Two processes on one store: the one that wrote nothing since the backup finds nothing of its own
+// missing, yet serves records that went back with the others'. It takes in the same loss. (Redis:
+// redis-persistence.test.ts, with a real Redis killed and started from its snapshot; SQLite: one
+// process per file, each finds the loss when it opens it.)
+describe.each(backends.filter((b) => b.name === 'postgres'))(
+	'loss told to every process: $name',
+	(backend) => {
+		const t = useFreshStore(backend);
+
+		it('tells the loss to a process that wrote nothing since the backup', async () => {
+			const other = backend.reopen!(t.now);
+			try {
+				await other.write('c', 'k0', 'before', 0);
+				await t.store.write('c', 'k1', 'one', 0);
+				t.clock += 1000;
+				const restore = await backend.backup!(t.store);
+				t.clock += 60_000;
+				await t.store.write('c', 'k2', 'lost', 0);
+				t.clock += 1000;
+				t.store = await restore(t.now);
+				const found = await t.store.lostWrites();
+				expect(found?.detail).toMatch(/as it was at|restored/);
+				t.clock += 1000;
+				expect((await other.lostWrites())?.foundAt).toBe(found?.foundAt);
+			} finally {
+				await other.close();
+			}
+		});
+	},
+);
