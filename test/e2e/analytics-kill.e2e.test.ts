@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -15,6 +15,7 @@ import {
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin } from '../helpers/emulator';
 import { sleep } from './burst-verdict';
+import { SECRET, stopAll, subscribe } from './core';
 import { makeClients, play, post, repliesDue, ROLES, type OrderClient } from './order-clients';
 import {
 	botWorkflow,
@@ -29,7 +30,6 @@ import { tallyOf, transcriptsOf, type StateFigures, type Tally } from './transcr
 
 jest.setTimeout(600_000);
 
-const SECRET = ['whsec', 'analytics', 'kill'].join('_');
 /** Get Analytics' Quiet Time: a client whose last message's minute is over counts as dropped. */
 const QUIET_HOURS = 0;
 const MINUTE = 60_000;
@@ -66,19 +66,10 @@ describe('analytics and a split test through a SIGKILL', () => {
 		n8n = await startN8n(options);
 		url = productionUrl(n8n.url, botWorkflow());
 		await waitForWebhook(url);
-		await admin(emulator, 'POST', '/subscriptions', {
-			url,
-			secret: SECRET,
-			events: ['message.received'],
-		});
+		expect(await subscribe(emulator, url, ['message.received'])).toBe('delivered');
 	}, 600_000);
 
-	afterAll(async () => {
-		await n8n?.stop();
-		await emulator?.close();
-		if (options && !process.env.MB_KEEP)
-			rmSync(options.userFolder, { recursive: true, force: true });
-	});
+	afterAll(async () => await stopAll(n8n, emulator, options?.userFolder));
 
 	it('Get Analytics equals the transcripts, state by state and variant by variant', async () => {
 		const started = Date.now();
