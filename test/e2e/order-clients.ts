@@ -23,22 +23,22 @@ const ORDER: Step = ['where is my order?', 1];
 const email = (i: number): Step => [`client${i}@example.test`, 1];
 const number = (n: string): Step => [n, 2];
 
-/** How many clients take each role: 32 in all. */
+/** How many clients take each role: 24 in all. */
 export const ROLES = {
 	/** Asked for the email, then silent: dropped where the split sent them. */
-	quiet: 4,
+	quiet: 3,
 	/** Not understood at the welcome, then silent: dropped there. */
 	puzzled: 2,
 	/** Finish, and after the kill start again: through the split a second time, and finish. */
-	finisher: 6,
+	finisher: 4,
 	/** Loop status → ask_number → lookup → status twice after the kill, then finish. */
-	looper: 6,
+	looper: 4,
 	/** Ask for a person by keyword after the kill: handed off. */
-	asksPerson: 3,
+	asksPerson: 2,
 	/** Three emails the bot cannot read: handed off by the capture's give-up. */
-	givesUp: 3,
+	givesUp: 2,
 	/** An order that is not theirs, then (last) the right one: in progress. */
-	mistaken: 3,
+	mistaken: 2,
 	/** Back to the menu by keyword after the kill, through the split again: in progress. */
 	backToMenu: 3,
 	/** "stop" at the welcome: completed by the keyword. */

@@ -19,7 +19,8 @@ export function botWorkflow(): Workflow {
 	return {
 		id: 'mbOrderSplitBot01',
 		name: 'Order status with a split',
-		settings: { executionOrder: 'v1' },
+		// As the order-status example: only failed executions are kept.
+		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'none' },
 		nodes: [
 			{
 				id: 'd0000000-0000-4000-8000-000000000001',
