@@ -50,9 +50,9 @@ describe('analytics and a split test through a SIGKILL', () => {
 
 	beforeAll(async () => {
 		emulator = await startEmulator({ rateLimit: 100_000 });
-		// A delivery refused while n8n is down comes back within 4 s of its restart (up to 26 s).
+		// A delivery refused while n8n is down comes back within 5 s of its restart (up to 40 s).
 		await admin(emulator, 'POST', '/config', {
-			retry_delays_ms: [1000, 2000, 3000, 4000, 4000, 4000, 4000, 4000, 10_000, 30_000],
+			retry_delays_ms: [1000, 2000, 3000, 4000, 5000, 5000, 5000, 5000, 10_000, 60_000],
 		});
 		clients = await makeClients(emulator);
 		options = {
