@@ -7,6 +7,9 @@ import { until } from './conversation';
  * that ends its conversations one way: finished, handed off, dropped, still in progress. Each
  * client writes its steps in three phases: before n8n is killed, after (its first message of
  * that phase is the one in flight at the kill), and last, just before the analytics are read.
+ * The replies to the messages in flight at the kill are ones the client has not had before: a
+ * reply whose sending the kill left in doubt is looked for in the client's history, and an
+ * identical earlier one would be taken for it (never sent twice, so never sent).
  */
 
 /** A message and how many replies it gets. */
@@ -29,9 +32,9 @@ export const ROLES = {
 	quiet: 3,
 	/** Not understood at the welcome, then silent: dropped there. */
 	puzzled: 2,
-	/** Finish, and after the kill start again: through the split a second time, and finish. */
+	/** Finish as n8n dies, then start again: through the split a second time, and finish. */
 	finisher: 4,
-	/** Loop status → ask_number → lookup → status twice after the kill, then finish. */
+	/** Loop status → ask_number → lookup → status twice, then finish. */
 	looper: 4,
 	/** Ask for a person by keyword after the kill: handed off. */
 	asksPerson: 2,
@@ -56,14 +59,28 @@ function phasesOf(role: Role, i: number): Phases {
 			return { before: [HI, ['what can you do?', 1]], after: none, last: none };
 		case 'finisher':
 			return {
-				before: [HI, ORDER, email(i), number(shipped(i)), ['no', 1]],
-				after: [HI, ['order status please', 1], email(i), number(paid(i)), ['thanks', 1]],
+				before: [HI, ORDER, email(i), number(shipped(i))],
+				after: [
+					['no', 1],
+					HI,
+					['order status please', 1],
+					email(i),
+					number(paid(i)),
+					['thanks', 1],
+				],
 				last: none,
 			};
 		case 'looper':
 			return {
-				before: [HI, ORDER, email(i), number(shipped(i))],
-				after: [['order', 1], number(paid(i)), ['another order', 1], number(shipped(i)), ['no', 1]],
+				before: [HI, ORDER, email(i)],
+				after: [
+					number(shipped(i)),
+					['order', 1],
+					number(paid(i)),
+					['another order', 1],
+					number(shipped(i)),
+					['no', 1],
+				],
 				last: none,
 			};
 		case 'asksPerson':
@@ -83,8 +100,8 @@ function phasesOf(role: Role, i: number): Phases {
 		case 'backToMenu':
 			return {
 				before: [HI, ORDER, email(i)],
-				after: [['menu', 1], ['track my order', 1], email(i)],
-				last: [number(shipped(i))],
+				after: [number(shipped(i)), ['menu', 1], ['track my order', 1], email(i)],
+				last: [number(paid(i))],
 			};
 		case 'stopper':
 			return { before: [HI, ['stop', 1]], after: none, last: none };
