@@ -17,16 +17,10 @@ import { admin } from '../helpers/emulator';
 import { sleep } from './burst-verdict';
 import { SECRET, stopAll, subscribe } from './core';
 import { makeClients, play, post, repliesDue, ROLES, type OrderClient } from './order-clients';
-import {
-	botWorkflow,
-	idle,
-	readReport,
-	reportWorkflow,
-	stateFigures,
-	type AnalyticsItem,
-} from './order-split-workflows';
+import { botWorkflow, readReport, reportWorkflow } from './order-split-workflows';
+import { busy, near, stateFigures, summaryOf, variantFigures } from './report-figures';
 import { splitReference } from './split-reference';
-import { tallyOf, transcriptsOf, type StateFigures, type Tally } from './transcript-tally';
+import { tallyOf, transcriptsOf, type Message, type StateFigures } from './transcript-tally';
 
 jest.setTimeout(600_000);
 
@@ -71,16 +65,18 @@ describe('analytics and a split test through a SIGKILL', () => {
 
 	afterAll(async () => await stopAll(n8n, emulator, options?.userFolder));
 
-	it('Get Analytics equals the transcripts, state by state and variant by variant', async () => {
-		const started = Date.now();
+	/**
+	 * The clients talk, n8n is killed while their next messages arrive and started again, they
+	 * talk on; the last messages come in one minute with the reading of Get Analytics.
+	 */
+	async function talkThroughKill() {
 		const took: Record<string, number> = {};
 		const mark = (phase: string, since: number) => (took[phase] = Date.now() - since);
+		const started = Date.now();
 		await play(emulator, clients, (c) => c.phases.before);
 		mark('before', started);
-		const quietSince = await lastReplyAt(
-			emulator,
-			clients.filter((c) => c.phases.after.length + c.phases.last.length === 0),
-		);
+		const settled = clients.filter((c) => c.phases.after.length + c.phases.last.length === 0);
+		const quietSince = await lastReplyAt(emulator, settled);
 
 		// Every client with more to say writes at once; n8n dies while those messages arrive.
 		const going = clients.filter((c) => c.phases.after.length > 0);
@@ -96,52 +92,51 @@ describe('analytics and a split test through a SIGKILL', () => {
 		await play(emulator, going, (c) => c.phases.after.slice(1));
 		mark('after', writing);
 
-		// The last messages and the reading in one minute, after the quiet clients' minute ended.
 		const waiting = Date.now();
 		await nextMinuteIfNeeded(quietSince);
 		mark('wait', waiting);
 		await play(emulator, clients, (c) => c.phases.last);
 		const report = await readReport(n8n.url);
+		const inFlightAnswered = await inFlightAnswers(emulator, writing, killAt);
+		return { took, killedAfterMs: killAt - writing, inFlight: inFlightAnswered, report };
+	}
 
+	it('Get Analytics equals the transcripts, state by state and variant by variant', async () => {
+		const started = Date.now();
+		const { report, ...run } = await talkThroughKill();
 		const transcripts = await transcriptsOf(
 			emulator,
 			clients.map((c) => c.id),
 		);
 		const tally = tallyOf(transcripts, { ...report, quietMs: QUIET_HOURS * 3_600_000 });
-		const variants = report.items.filter((i) => i.kind === 'variant').map(variantFigures);
+		const variants = variantFigures(report.items);
 		process.stdout.write(
 			`analytics kill test: ${JSON.stringify({
 				seconds: Math.round((Date.now() - started) / 1000),
-				took,
-				killedAfterMs: killAt - writing,
-				inFlight: await inFlightAnswers(emulator, writing, killAt),
+				...run,
 				states: compact(stateFigures(report.items)),
 				summary: summaryOf(report.items),
 				variants: variants.map((v) => [
 					v.variant,
 					v.clients,
 					v.goalReached,
-					round(v.probabilityBest, 3),
+					Number(v.probabilityBest.toFixed(3)),
 				]),
 				verdict: variants[0]?.verdict,
 			})}\n`,
 		);
+		expectEachReplyOnce(clients, transcripts);
 
-		// None lost, none answered twice.
-		for (const c of clients)
-			expect([
-				c.id,
-				transcripts.get(c.id)?.filter((m) => m.direction === 'outbound').length,
-			]).toEqual([c.id, repliesDue(c)]);
-		// (a) The funnel, state by state, and the summary.
+		// (a) The funnel, state by state, and the summary; the run must meet every bucket.
 		expect(stateFigures(report.items)).toEqual(busy(tally.states));
 		expect(summaryOf(report.items)).toEqual(tally.summary);
-		// Every bucket met: the run must show each one being told apart.
-		const s = tally.summary;
-		expect([s.completed, s.handoffs, s.dropped, s.inProgress].every((n) => n > 0)).toBe(true);
+		const { completed, handoffs, dropped, inProgress } = tally.summary;
+		for (const [bucket, n] of Object.entries({ completed, handoffs, dropped, inProgress }))
+			expect([bucket, n > 0]).toEqual([bucket, true]);
 		expect(tally.states.lookup.reached).toBeLessThan(tally.states.lookup.visits);
 
-		// (b) The split: each client always shown one variant, those back at it after the kill too.
+		// (b) The split: each client always shown one variant, those back at it after the kill too;
+		// each variant's clients and goals as the transcripts tell, its verdict as the reference.
 		const shown = [...tally.shown.values()].filter((v) => v.passes > 0);
 		expect(shown.filter((v) => v.variants.size !== 1)).toEqual([]);
 		expect(shown.filter((v) => v.passes > 1).length).toBe(ROLES.finisher + ROLES.backToMenu);
@@ -149,6 +144,14 @@ describe('analytics and a split test through a SIGKILL', () => {
 		expect(variants).toEqual(reference.map((r, i) => near(variants[i] ?? {}, r)));
 	});
 });
+
+/** None lost, none answered twice: each client had exactly the replies its steps get. */
+function expectEachReplyOnce(clients: OrderClient[], transcripts: Map<string, Message[]>): void {
+	for (const c of clients) {
+		const replies = transcripts.get(c.id)?.filter((m) => m.direction === 'outbound').length;
+		expect([c.id, replies]).toEqual([c.id, repliesDue(c)]);
+	}
+}
 
 /** When the last of `clients` was last answered. */
 async function lastReplyAt(
@@ -174,57 +177,9 @@ async function nextMinuteIfNeeded(quietSince: number): Promise<void> {
 	if (left < 10_000) await sleep(left + 1500);
 }
 
-function summaryOf(items: AnalyticsItem[]): Tally['summary'] {
-	const s = items.find((i) => i.kind === 'summary') as unknown as Tally['summary'];
-	return {
-		conversations: s.conversations,
-		completed: s.completed,
-		handoffs: s.handoffs,
-		dropped: s.dropped,
-		inProgress: s.inProgress,
-		messages: s.messages,
-		fallbacks: s.fallbacks,
-		replies: s.replies,
-	};
-}
-
-function busy(states: Record<string, StateFigures>): Record<string, StateFigures> {
-	return Object.fromEntries(Object.entries(states).filter(([, f]) => !idle(f)));
-}
-
 /** Reached and visits per state, for the one-line summary. */
 function compact(states: Record<string, StateFigures>): Record<string, [number, number]> {
 	return Object.fromEntries(Object.entries(states).map(([k, f]) => [k, [f.reached, f.visits]]));
-}
-
-const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-/**
- * `expected`, each figure within 1e-6 of `actual`'s replaced by it (the reference is a closed
- * form, the package integrates numerically): a diff then shows only the figures that differ.
- */
-function near<T extends Record<string, unknown>>(actual: Record<string, unknown>, expected: T): T {
-	const close = (a: unknown, e: unknown) =>
-		typeof a === 'number' && typeof e === 'number' && Math.abs(a - e) < 1e-6;
-	return Object.fromEntries(
-		Object.entries(expected).map(([k, e]) => [k, close(actual[k], e) ? actual[k] : e]),
-	) as T;
-}
-
-function variantFigures(item: AnalyticsItem) {
-	return {
-		variant: item.variant as string,
-		clients: item.clients as number,
-		goalReached: item.goalReached as number,
-		conversion: item.conversion as number,
-		conversionLow: item.conversionLow as number,
-		conversionHigh: item.conversionHigh as number,
-		probabilityBest: item.probabilityBest as number,
-		moreClientsNeeded: item.moreClientsNeeded as number,
-		verdict: item.verdict as string,
-		verdictReady: item.verdictReady as boolean,
-		best: item.best as boolean,
-	};
 }
 
 type DeliveryView = {

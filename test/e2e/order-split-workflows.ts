@@ -4,7 +4,6 @@ import {
 	type Workflow,
 } from '../../scripts/lib/demo-setup';
 import { SCENARIO_JSON } from './order-split';
-import type { StateFigures } from './transcript-tally';
 
 /**
  * The split order-status bot in n8n, and a report a user would build on it: n8n's Webhook node
@@ -122,33 +121,4 @@ export async function readReport(
 	const to = Date.now();
 	if (!res.ok) throw new Error(`the report failed: ${res.status} ${text}`);
 	return { items: JSON.parse(text) as AnalyticsItem[], from, to };
-}
-
-type Edge = { to: string; count: number };
-const asRecord = (edges: unknown) =>
-	Object.fromEntries((edges as Edge[]).map((e) => [e.to, e.count]));
-
-/** The report's states as the transcripts' tally holds them (transcript-tally.ts), idle ones left out. */
-export function stateFigures(items: AnalyticsItem[]): Record<string, StateFigures> {
-	const states: Record<string, StateFigures> = {};
-	for (const item of items.filter((i) => i.kind === 'state')) {
-		const figures = {
-			reached: item.reached,
-			visits: item.visits,
-			completed: item.completed,
-			handedOff: item.handedOff,
-			dropped: item.dropped,
-			inProgress: item.inProgress,
-			now: item.now,
-			edges: asRecord(item.edges),
-			keywordEdges: asRecord(item.keywordEdges),
-		} as StateFigures;
-		if (!idle(figures)) states[item.state] = figures;
-	}
-	return states;
-}
-
-/** A state no conversation touched: the report lists every state of the scenario. */
-export function idle(f: StateFigures): boolean {
-	return f.visits === 0 && f.now === 0 && Object.keys(f.edges).length === 0;
 }
