@@ -167,14 +167,14 @@ async function lastReplyAt(
 }
 
 /**
- * Waits until the quiet clients' last minute is over, and until a minute with 10 s to run is
+ * Waits until the quiet clients' last minute is over, and until a minute with 20 s to run is
  * under way: the last messages and the reading then fall in one minute.
  */
 async function nextMinuteIfNeeded(quietSince: number): Promise<void> {
 	const over = (Math.floor(quietSince / MINUTE) + 1) * MINUTE;
 	if (Date.now() < over + 1500) await sleep(over + 1500 - Date.now());
 	const left = MINUTE - (Date.now() % MINUTE);
-	if (left < 10_000) await sleep(left + 1500);
+	if (left < 20_000) await sleep(left + 1500);
 }
 
 /** Reached and visits per state, for the one-line summary. */

@@ -59,14 +59,17 @@ const MINUTE = 60_000;
 
 /**
  * Dropped or in progress: quiet from the end of the minute of the step of the client's last
- * message; the step happened at most a second before its first reply. A client whose bucket
- * the reading's bounds cannot tell is an error (the test's timing failed, not the counters).
+ * message, which happened between the message reaching the service and its first reply. A
+ * client whose bucket those bounds and the reading's cannot tell is an error (the test's timing
+ * failed, not the counters).
  */
-function liveBucket(stepAt: number, reading: Reading, client: string): 'dropped' | 'inProgress' {
+function liveBucket(
+	step: readonly [written: number, answered: number],
+	reading: Reading,
+	client: string,
+): 'dropped' | 'inProgress' {
 	const quietAt = (t: number) => (Math.floor(t / MINUTE) + 1) * MINUTE + reading.quietMs;
-	const dropped = [stepAt - 1000, stepAt].map((t) =>
-		[reading.from, reading.to].map((r) => quietAt(t) <= r),
-	);
+	const dropped = step.map((t) => [reading.from, reading.to].map((r) => quietAt(t) <= r));
 	const flat = dropped.flat();
 	if (flat.some((d) => d !== flat[0]))
 		throw new Error(`${client}: the reading's moment cannot tell dropped from in progress`);
@@ -117,6 +120,8 @@ function tallyClient(tally: Tally, client: string, messages: Message[], reading:
 	let reached = new Set<string>();
 	let keyword = false;
 	let firstMove = false;
+	// When the client's last message reached the service, and when its first reply did.
+	let writtenAt = 0;
 	let stepAt: number | undefined;
 	let variant: string | undefined;
 	let goal = false;
@@ -125,6 +130,7 @@ function tallyClient(tally: Tally, client: string, messages: Message[], reading:
 			tally.summary.messages++;
 			keyword = isKeyword(m.text);
 			firstMove = true;
+			writtenAt = Date.parse(m.timestamp);
 			stepAt = undefined;
 			continue;
 		}
@@ -173,7 +179,7 @@ function tallyClient(tally: Tally, client: string, messages: Message[], reading:
 	state(at).now++;
 	if (handedOff) state(at).handedOff++;
 	else {
-		const bucket = liveBucket(stepAt ?? 0, reading, client);
+		const bucket = liveBucket([writtenAt, stepAt ?? writtenAt], reading, client);
 		state(at)[bucket]++;
 		tally.summary[bucket]++;
 	}
