@@ -22,6 +22,7 @@ const SECONDS = {
 	'reorder-gap.e2e.test.ts': 210,
 	'own-port.e2e.test.ts': 180,
 	'n8n.e2e.test.ts': 180,
+	'analytics-kill.e2e.test.ts': 100,
 };
 
 class LongestFirst extends Sequencer {

@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- end-to-end tooling: reads a real n8n's database, never loaded by n8n */
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
@@ -70,6 +71,17 @@ export async function subscribe(
 		{ url, secret, events },
 	);
 	return saved.body.data.test_delivery.state;
+}
+
+/** Stops n8n and the emulator; the user folder goes too, unless MB_KEEP keeps it to look at. */
+export async function stopAll(
+	n8n: { stop(): Promise<void> } | undefined,
+	emulator: RunningEmulator | undefined,
+	userFolder: string | undefined,
+): Promise<void> {
+	await n8n?.stop();
+	await emulator?.close();
+	if (userFolder && !process.env.MB_KEEP) rmSync(userFolder, { recursive: true, force: true });
 }
 
 /** An order for `clientId` arrives (signed delivery from the emulator); resolves with its tags. */
