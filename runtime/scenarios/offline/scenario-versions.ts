@@ -15,7 +15,10 @@ import { RecordingApi } from './recording-api';
  * sends nothing, so both list, move and roll back exactly as the Scenario node does.
  */
 
-/** A version listed with the states of its stored definition (a Move's map names them). */
+/**
+ * A version listed with the states of its stored definition that wait (not end states): a live
+ * conversation sits in one, and a Move's map names them.
+ */
 export type VersionWithStates = VersionListed & { states: string[] };
 
 export class ScenarioVersions {
@@ -54,7 +57,9 @@ export class ScenarioVersions {
 		return await Promise.all(
 			listed.map(async (v) => ({
 				...v,
-				states: Object.keys((await this.book.definition(v))?.document.states ?? {}),
+				states: Object.entries((await this.book.definition(v))?.document.states ?? {})
+					.filter(([, state]) => !state.end)
+					.map(([name]) => name),
 			})),
 		);
 	}

@@ -19,7 +19,10 @@ export function MoveDialog(props: {
 	const { from, versions } = props;
 	const draft = useStudio(draftOf);
 	const edited = typeof draft.version === 'number' ? draft.version : 0;
-	const draftStates = Object.keys((draft.states ?? {}) as object);
+	// The states a conversation can be moved into: an end state waits for nothing.
+	const draftStates = Object.entries((draft.states ?? {}) as Record<string, { end?: unknown }>)
+		.filter(([, state]) => !state?.end)
+		.map(([name]) => name);
 	const targets = [...new Set([edited, ...versions.map((v) => v.version)])].filter(
 		(n) => n !== from.version,
 	);
