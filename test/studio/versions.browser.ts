@@ -199,7 +199,7 @@ test('Roll Back to v1 into the file: the diff first, then version 3 holds versio
 	await page.getByTestId('toggle-versions').check();
 	await page.getByTestId('rollback-1').click();
 	const diff = await page.getByTestId('diff').textContent();
-	expect(diff).toContain('+  "version": 3,');
+	expect(diff).toMatch(/^\+\s+"version": 3,$/m);
 	expect(diff).toContain('Hello! Say menu.');
 	await expect(page.getByTestId('save-dialog').textContent()).resolves.toContain(
 		"version 1's content as the store kept it, saved as version 3",

@@ -1,4 +1,5 @@
 import type { StateStore } from '../../stores/types';
+import { stateOrder } from '../analytics/main-path';
 import { ScenarioEngine } from '../engine/engine';
 import { conversationScope } from '../engine/scope';
 import { VersionBook } from '../engine/versions/book';
@@ -19,7 +20,11 @@ import { RecordingApi } from './recording-api';
  * A version listed with the states of its stored definition that wait (not end states): a live
  * conversation sits in one, and a Move's map names them.
  */
-export type VersionWithStates = VersionListed & { states: string[] };
+export type VersionWithStates = VersionListed & {
+	states: string[];
+	/** Its main path (as Get Analytics orders a funnel), from its stored definition. */
+	mainPath: string[];
+};
 
 export class ScenarioVersions {
 	readonly id: string;
@@ -55,12 +60,15 @@ export class ScenarioVersions {
 	async listWithStates(): Promise<VersionWithStates[]> {
 		const listed = (await this.list()).filter((v) => v.id === this.id);
 		return await Promise.all(
-			listed.map(async (v) => ({
-				...v,
-				states: Object.entries((await this.book.definition(v))?.document.states ?? {})
-					.filter(([, state]) => !state.end)
-					.map(([name]) => name),
-			})),
+			listed.map(async (v) => {
+				const document = (await this.book.definition(v))?.document;
+				const states = Object.entries(document?.states ?? {});
+				return {
+					...v,
+					states: states.filter(([, state]) => !state.end).map(([name]) => name),
+					mainPath: document ? stateOrder(document).mainPath : [],
+				};
+			}),
 		);
 	}
 

@@ -34,9 +34,13 @@ function useMainPath(): string[] {
 	}, [draft]);
 }
 
-/** The funnel panel; with `version`, that version's alone (the version list shows it so). */
-export function FunnelPanel(props: { version?: number }) {
-	const mainPath = useMainPath();
+/**
+ * The funnel panel; with `version`, that version's alone along its own main path (the version
+ * list shows it so).
+ */
+export function FunnelPanel(props: { version?: number; mainPath?: string[] }) {
+	const edited = useMainPath();
+	const mainPath = props.mainPath ?? edited;
 	const { versions, error } = useFunnelReading();
 	const [picked, setVersion] = useState<number | 'all'>('all');
 	const version = props.version ?? picked;

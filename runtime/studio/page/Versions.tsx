@@ -39,7 +39,8 @@ export function VersionsPanel() {
 	const [round, setRound] = useState(0);
 	const { versions, error } = useVersionList(round);
 	const [funnelOf, setFunnelOf] = useState<number>();
-	const [moving, setMoving] = useState<VersionWithStates>();
+	// The list as it was when Move was opened: it is read again after the Move, under the dialog.
+	const [moving, setMoving] = useState<{ from: VersionWithStates; list: VersionWithStates[] }>();
 	const edited = useStudio((s) => draftOf(s).version);
 	const rollBack = (version: number) =>
 		useStudio
@@ -84,19 +85,22 @@ export function VersionsPanel() {
 								</button>
 							)}
 							{v.version !== edited && (
-								<button data-testid={`move-${v.version}`} onClick={() => setMoving(v)}>
+								<button
+									data-testid={`move-${v.version}`}
+									onClick={() => setMoving({ from: v, list: versions })}
+								>
 									Move…
 								</button>
 							)}
 						</div>
-						{funnelOf === v.version && <FunnelPanel version={v.version} />}
+						{funnelOf === v.version && <FunnelPanel version={v.version} mainPath={v.mainPath} />}
 					</li>
 				))}
 			</ol>
-			{moving && versions && (
+			{moving && (
 				<MoveDialog
-					from={moving}
-					versions={versions}
+					from={moving.from}
+					versions={moving.list}
 					onClose={() => setMoving(undefined)}
 					onMoved={() => setRound((n) => n + 1)}
 				/>
