@@ -1,12 +1,21 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- studio test tooling, never loaded by n8n */
 import { conversationScope } from '../../runtime/scenarios/engine/scope';
+import { VersionBook } from '../../runtime/scenarios/engine/versions/book';
+import { compileScenario } from '../../runtime/scenarios/machine/compile';
+import { openCountersReadOnly } from '../../runtime/stores/read-only';
 import { SqliteStore } from '../../runtime/stores/sqlite';
+import { funnelFrom, pageDir, trafficFrom } from '../../runtime/studio/server/command';
+import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
+import { versionsFrom } from '../../runtime/studio/server/versions';
 import { Chat } from '../scenarios/harness';
 
 /**
  * A pizza shop's two versions, as a state store keeps them: version 1 asks for the menu, version
- * 2 greets each client by a split test (short or warm, 1 to 3) whose goal is an order.
+ * 2 greets each client by a split test (short or warm, 1 to 3) whose goal is an order; and the
+ * studio on such a store.
  */
+
+const DAY = 86_400_000;
 
 const menu = {
 	messages: ['Pizza or pasta? Say yes to order.'],
@@ -82,4 +91,41 @@ export async function talk(
 		}
 	await chat.store.close();
 	return heard;
+}
+
+/** Versions recorded in the store as an engine given them records them, the first seen a day apart. */
+export async function seenVersions(storeFile: string, documents: unknown[]): Promise<void> {
+	const store = new SqliteStore(storeFile);
+	try {
+		for (const [i, document] of documents.entries()) {
+			const compiled = compileScenario(document);
+			const book = new VersionBook(store, conversationScope(compiled.id), 30 * DAY);
+			await book.seen(compiled, Date.now() - (documents.length - i) * DAY);
+		}
+	} finally {
+		await store.close();
+	}
+}
+
+/** A studio on `files` with the store at `storeFile`: traffic, funnel and versions, as `--store` gives. */
+export async function studioWithStore(
+	storeFile: string,
+	files: string[],
+): Promise<RunningStudio & { close(): Promise<void> }> {
+	const reader = openCountersReadOnly(storeFile);
+	const versions = versionsFrom(storeFile);
+	const studio = await startStudio({
+		files,
+		pageDir: pageDir(),
+		traffic: trafficFrom(reader),
+		funnel: funnelFrom(reader),
+		versions,
+	});
+	return {
+		...studio,
+		close: async () => {
+			await studio.close();
+			await Promise.all([reader.close(), versions.close()]);
+		},
+	};
 }

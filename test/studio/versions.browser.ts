@@ -7,13 +7,9 @@ import type { Page } from 'playwright-core';
 
 import { splitVerdict } from '../../runtime/scenarios/analytics/verdict';
 import { ScenarioVersions } from '../../runtime/scenarios/offline/scenario-versions';
-import { openCountersReadOnly, type CounterReader } from '../../runtime/stores/read-only';
 import { SqliteStore } from '../../runtime/stores/sqlite';
-import { funnelFrom, pageDir, trafficFrom } from '../../runtime/studio/server/command';
-import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
-import { versionsFrom, type StudioVersions } from '../../runtime/studio/server/versions';
 import { IMAGES, openBrowser, stateBox } from './page';
-import { SHOP_V1, SHOP_V2, talk } from './versions-fixture';
+import { SHOP_V1, SHOP_V2, studioWithStore, talk } from './versions-fixture';
 
 /**
  * The store's versions in the studio, from a SQLite file filled by the engine: version 1's clients
@@ -31,9 +27,7 @@ const TODAY = new Date().toISOString().slice(0, 10);
 const V1_AT = Date.parse(`${new Date(Date.now() - 3 * DAY).toISOString().slice(0, 10)}T00:05:00Z`);
 const V2_AT = Date.parse(`${TODAY}T00:05:00Z`);
 const counts = { short: { clients: 0, goal: 0 }, warm: { clients: 0, goal: 0 } };
-let studio: RunningStudio;
-let reader: CounterReader;
-let versions: StudioVersions;
+let studio: Awaited<ReturnType<typeof studioWithStore>>;
 let page: Page;
 let close: () => Promise<void>;
 
@@ -64,15 +58,7 @@ beforeAll(async () => {
 		counts[variant].clients++;
 		if (i % 3 === 0) counts[variant].goal++;
 	}
-	reader = openCountersReadOnly(storeFile);
-	versions = versionsFrom(storeFile);
-	studio = await startStudio({
-		files: [scenarioFile],
-		pageDir: pageDir(),
-		traffic: trafficFrom(reader),
-		funnel: funnelFrom(reader),
-		versions,
-	});
+	studio = await studioWithStore(storeFile, [scenarioFile]);
 	({ page, close } = await openBrowser());
 	await page.setViewportSize({ width: 1600, height: 1000 });
 	await page.goto(studio.url);
@@ -82,7 +68,6 @@ beforeAll(async () => {
 afterAll(async () => {
 	await close?.();
 	await studio?.close();
-	await Promise.all([reader?.close(), versions?.close()]);
 	rmSync(dir, { recursive: true, force: true });
 });
 

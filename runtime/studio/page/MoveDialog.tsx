@@ -129,7 +129,7 @@ export function MoveDialog(props: {
 				<button
 					className="primary"
 					data-testid="move-apply"
-					disabled={!preview || preview.conversations === 0}
+					disabled={!preview || moving(preview) === 0}
 					onClick={() =>
 						ask(
 							() => api.applyMove(scenario, plan),
@@ -141,13 +141,19 @@ export function MoveDialog(props: {
 						)
 					}
 				>
-					Move {preview ? preview.conversations : ''} conversations
+					{preview ? `Move ${moving(preview)} of ${preview.conversations}` : 'Move'}
 				</button>
 				<button onClick={props.onClose}>Close</button>
 			</div>
 		</Dialog>
 	);
 }
+
+/** The conversations the Move writes: those moved and those started over. */
+const moving = (preview: MovePreview) =>
+	preview.states
+		.filter((row) => row.outcome === 'moves' || row.outcome === 'restarts')
+		.reduce((n, row) => n + row.conversations, 0);
 
 function PreviewTable({ preview }: { preview: MovePreview }) {
 	return (
