@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- studio test tooling, never loaded by n8n */
 import { conversationScope } from '../../runtime/scenarios/engine/scope';
 import { VersionBook } from '../../runtime/scenarios/engine/versions/book';
 import { compileScenario } from '../../runtime/scenarios/machine/compile';

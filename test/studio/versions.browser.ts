@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- studio test tooling: files, a local server and a browser, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- studio test tooling: files, a local server and a browser, never loaded by n8n */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/require-node-api-error -- the studio server runs in a terminal, never loaded by n8n */
 import { ScenarioValidationError } from '../../scenarios/format/issue';
 import { MoveError } from '../../scenarios/engine/versions/move';
 import type { MovePlan } from '../../scenarios/engine/versions/move-plan';
