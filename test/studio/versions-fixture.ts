@@ -7,6 +7,7 @@ import { funnelFrom, pageDir, trafficFrom } from '../../runtime/studio/server/co
 import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
 import { versionsFrom } from '../../runtime/studio/server/versions';
 import { Chat } from '../scenarios/harness';
+import { greetingTest } from '../scenarios/split-fixture';
 
 /**
  * A pizza shop's two versions, as a state store keeps them: version 1 asks for the menu, version
@@ -47,25 +48,23 @@ const answers = [
 	{ match: { any: true }, target: 'menu' },
 ];
 
+/** The split tests' greeting test (weights 1 and 3), whose greetings lead to the menu. */
+const greeting = greetingTest({
+	variants: [
+		{ name: 'short', weight: 1, target: 'short' },
+		{ name: 'warm', weight: 3, target: 'warm' },
+	],
+}) as { states: Record<string, Record<string, unknown>> };
+
 export const SHOP_V2 = {
+	...greeting,
 	id: 'shop',
 	version: 2,
-	start: 'hello',
 	states: {
-		hello: {
-			split: {
-				name: 'greeting',
-				variants: [
-					{ name: 'short', weight: 1, target: 'short' },
-					{ name: 'warm', weight: 3, target: 'warm' },
-				],
-				goal: { state: 'ordered' },
-			},
-		},
-		short: { messages: ['Hi. Order?'], on: answers },
-		warm: { messages: ['Welcome, lovely to see you! Shall I take your order?'], on: answers },
+		...greeting.states,
+		short: { ...greeting.states.short, on: answers },
+		warm: { ...greeting.states.warm, on: answers },
 		menu,
-		ordered,
 	},
 };
 

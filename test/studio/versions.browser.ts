@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { splitVerdict } from '../../runtime/scenarios/analytics/verdict';
 import { ScenarioVersions } from '../../runtime/scenarios/offline/scenario-versions';
 import { SqliteStore } from '../../runtime/stores/sqlite';
+import { greetingOf } from '../scenarios/split-fixture';
 import { IMAGES, openBrowser, stateBox } from './page';
 import { SHOP_V1, SHOP_V2, studioWithStore, talk } from './versions-fixture';
 
@@ -54,7 +55,7 @@ beforeAll(async () => {
 	for (let i = 0; i < 24; i++) talks[`cl_${i}`] = i % 3 === 0 ? ['hi', 'yes'] : ['hi'];
 	const heard = await talk(storeFile, SHOP_V2, V2_AT, talks);
 	for (let i = 0; i < 24; i++) {
-		const variant = heard[`cl_${i}`][0].startsWith('Hi.') ? 'short' : 'warm';
+		const variant = greetingOf(heard[`cl_${i}`]);
 		counts[variant].clients++;
 		if (i % 3 === 0) counts[variant].goal++;
 	}
