@@ -42,11 +42,6 @@ export function VersionsPanel() {
 	// The list as it was when Move was opened: it is read again after the Move, under the dialog.
 	const [moving, setMoving] = useState<{ from: VersionWithStates; list: VersionWithStates[] }>();
 	const edited = useStudio((s) => draftOf(s).version);
-	const rollBack = (version: number) =>
-		useStudio
-			.getState()
-			.rollBack(version)
-			.catch((e: Error) => useStudio.getState().say(`Not rolled back: ${e.message}`));
 	return (
 		<aside className="funnel versions" data-testid="versions">
 			<div className="funnel-head">
@@ -58,43 +53,14 @@ export function VersionsPanel() {
 			{versions?.length === 0 && <div className="hint">The store has seen no version of it.</div>}
 			<ol className="version-list">
 				{versions?.map((v) => (
-					<li key={v.version} data-testid={`version-${v.version}`}>
-						<div className="funnel-state">
-							v{v.version}
-							{v.version === edited && <span className="badge start">edited here</span>}
-						</div>
-						<div className="funnel-stops" data-testid={`version-${v.version}-seen`}>
-							first seen {seenAt(v.firstSeen)}, last seen {seenAt(v.lastSeen)}
-						</div>
-						<div data-testid={`version-${v.version}-live`}>
-							{v.conversations} live conversation{v.conversations === 1 ? '' : 's'}
-						</div>
-						<div className="inline">
-							<button
-								data-testid={`version-${v.version}-funnel`}
-								onClick={() => setFunnelOf(funnelOf === v.version ? undefined : v.version)}
-							>
-								Funnel
-							</button>
-							{v.version !== edited && (
-								<button
-									data-testid={`rollback-${v.version}`}
-									onClick={() => void rollBack(v.version)}
-								>
-									Roll Back to v{v.version}
-								</button>
-							)}
-							{v.version !== edited && (
-								<button
-									data-testid={`move-${v.version}`}
-									onClick={() => setMoving({ from: v, list: versions })}
-								>
-									Move…
-								</button>
-							)}
-						</div>
-						{funnelOf === v.version && <FunnelPanel version={v.version} mainPath={v.mainPath} />}
-					</li>
+					<VersionRow
+						key={v.version}
+						version={v}
+						edited={v.version === edited}
+						funnel={funnelOf === v.version}
+						onFunnel={() => setFunnelOf(funnelOf === v.version ? undefined : v.version)}
+						onMove={() => setMoving({ from: v, list: versions })}
+					/>
 				))}
 			</ol>
 			{moving && (
@@ -106,5 +72,51 @@ export function VersionsPanel() {
 				/>
 			)}
 		</aside>
+	);
+}
+
+/** One version: when seen, its live conversations, its funnel, Roll Back and Move (not the one edited). */
+function VersionRow(props: {
+	version: VersionWithStates;
+	edited: boolean;
+	funnel: boolean;
+	onFunnel(): void;
+	onMove(): void;
+}) {
+	const v = props.version;
+	const rollBack = () =>
+		void useStudio
+			.getState()
+			.rollBack(v.version)
+			.catch((e: Error) => useStudio.getState().say(`Not rolled back: ${e.message}`));
+	return (
+		<li data-testid={`version-${v.version}`}>
+			<div className="funnel-state">
+				v{v.version}
+				{props.edited && <span className="badge start">edited here</span>}
+			</div>
+			<div className="funnel-stops" data-testid={`version-${v.version}-seen`}>
+				first seen {seenAt(v.firstSeen)}, last seen {seenAt(v.lastSeen)}
+			</div>
+			<div data-testid={`version-${v.version}-live`}>
+				{v.conversations} live conversation{v.conversations === 1 ? '' : 's'}
+			</div>
+			<div className="inline">
+				<button data-testid={`version-${v.version}-funnel`} onClick={props.onFunnel}>
+					Funnel
+				</button>
+				{!props.edited && (
+					<button data-testid={`rollback-${v.version}`} onClick={rollBack}>
+						Roll Back to v{v.version}
+					</button>
+				)}
+				{!props.edited && (
+					<button data-testid={`move-${v.version}`} onClick={props.onMove}>
+						Move…
+					</button>
+				)}
+			</div>
+			{props.funnel && <FunnelPanel version={v.version} mainPath={v.mainPath} />}
+		</li>
 	);
 }
