@@ -15,7 +15,8 @@ export const STUDIO_USAGE = `  studio [FILE...]   the Scenario Studio in your br
                      yet is created on its first save (--port N, default 5680; --host, default 127.0.0.1;
                       --store <sqlite file | redis URL | postgres URL>: the traffic of a period on the graph,
                       read from the state store without writing to it; its versions listed,
-                      rolled back to, and conversations moved between them, which writes it)`;
+                      rolled back to, and conversations moved between them, which writes it;
+                      --scope NAME: the Scenario node's Conversation Scope, as versions takes it)`;
 
 /** Arguments as node:util parseArgs gives them. */
 export interface StudioArgs {
@@ -66,8 +67,9 @@ export async function studioCommand(
 	}
 	const host = typeof args.values.host === 'string' ? args.values.host : '127.0.0.1';
 	// Versions, Roll Back and Move read and write the same store, opened when first asked.
+	const scope = typeof args.values.scope === 'string' ? args.values.scope : '';
 	const versions =
-		typeof args.values.store === 'string' ? versionsFrom(args.values.store) : undefined;
+		typeof args.values.store === 'string' ? versionsFrom(args.values.store, scope) : undefined;
 	let studio: RunningStudio;
 	try {
 		studio = await startStudio({
@@ -148,6 +150,7 @@ export async function runStudioCli(argv: readonly string[], io: StudioIo): Promi
 				host: { type: 'string' },
 				store: { type: 'string' },
 				dir: { type: 'string' },
+				scope: { type: 'string' },
 			},
 		});
 	} catch (error) {
