@@ -1,4 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- studio test tooling: a real n8n, a browser and screenshots, never loaded by n8n */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import type { Page } from 'playwright-core';
@@ -10,6 +12,7 @@ import { clientOf } from '../e2e/conversation';
 import { startDemo, type Demo } from '../editor/demo';
 import { makeApiKey, readWorkflow, scenarioOf } from './n8n';
 import { IMAGES, editorText, openBrowser, stateBox } from './page';
+import { seenVersions, studioWithStore } from './versions-fixture';
 
 /**
  * The studio against a real n8n 2.41 (the demo `npm start` sets up: the packed package, the
@@ -22,6 +25,7 @@ import { IMAGES, editorText, openBrowser, stateBox } from './page';
 
 const FAQ = 'mbFaqBot00000001';
 const ORDERS = 'mbOrderStatusBot';
+const FIRST_WELCOME = 'Hello {{client.first_name|there}}! This is version 1.';
 const NEW_WELCOME =
 	'Hello {{client.first_name|there}}! The studio wrote this. Ask me about delivery, returns or payment.';
 let demo: Demo;
@@ -59,16 +63,21 @@ async function studioApi(route: 'open' | 'save' | 'workflows', body: Record<stri
 	return { status: answer.status, text, body: JSON.parse(text) as Record<string, unknown> };
 }
 
-test('opens the FAQ bot from n8n, edits a message, saves: n8n has it published and the bot says it', async () => {
-	await page.goto(studio.url);
+/** Open from n8n, as a designer does it: the URL, the key, the workflow's address; its nodes listed. */
+async function findInN8n(workflowId: string) {
 	await page.getByTestId('open-n8n').click();
 	await page.getByTestId('n8n-baseUrl').fill(demo.n8n.url);
 	await page.getByTestId('n8n-apiKey').fill(apiKey);
 	// The workflow's address as n8n's editor shows it.
-	await page.getByTestId('n8n-workflowId').fill(`${demo.n8n.url}/workflow/${FAQ}`);
-	const asked = Date.now();
+	await page.getByTestId('n8n-workflowId').fill(`${demo.n8n.url}/workflow/${workflowId}`);
 	await page.getByTestId('n8n-find').click();
 	await expect(page.getByTestId('n8n-found').textContent()).resolves.toContain('published');
+}
+
+test('opens the FAQ bot from n8n, edits a message, saves: n8n has it published and the bot says it', async () => {
+	await page.goto(studio.url);
+	const asked = Date.now();
+	await findInN8n(FAQ);
 	const found = Date.now() - asked;
 	await page.screenshot({ path: path.join(IMAGES, 'studio-n8n.png') });
 	await page.getByTestId('n8n-node-FAQ Scenario').click();
@@ -244,4 +253,46 @@ test('a published workflow with changes not yet published from the editor is sav
 	const after = await readWorkflow(demo.n8n.url, apiKey, ORDERS);
 	expect(after.activeVersionId).toBe(published);
 	expect(scenarioOf(after.nodes, 'Order-Status Scenario').version).toBe(scenario.version + 1);
+}, 60_000);
+
+test("Roll Back to v1 from the store's version list: version 1's content written to the FAQ node through n8n's API, published", async () => {
+	const current = scenarioOf((await readWorkflow(demo.n8n.url, apiKey, FAQ)).nodes, 'FAQ Scenario');
+	// The store has seen version 1 and the version in n8n (recorded as the Scenario node records them).
+	const v1 = {
+		...current,
+		version: 1,
+		states: {
+			...current.states,
+			welcome: { ...current.states.welcome, messages: [FIRST_WELCOME] },
+		},
+	};
+	const dir = mkdtempSync(path.join(tmpdir(), 'mb-studio-rollback-'));
+	const storeFile = path.join(dir, 'state.sqlite');
+	await seenVersions(storeFile, [v1, current]);
+	const withStore = await studioWithStore(storeFile, []);
+	try {
+		await page.goto(withStore.url);
+		await findInN8n(FAQ);
+		await page.getByTestId('n8n-node-FAQ Scenario').click();
+		await page.getByTestId('toggle-versions').check();
+		await page.getByTestId('rollback-1').click();
+		const next = current.version + 1;
+		const diff = await page.getByTestId('diff').textContent();
+		expect(diff).toContain(`+   "version": ${next},`);
+		expect(diff).toContain(FIRST_WELCOME);
+		expect(await page.getByTestId('confirm-save').textContent()).toBe('Save to n8n and publish');
+		await page.getByTestId('confirm-save').click();
+		await page.getByTestId('save-dialog').waitFor({ state: 'detached' });
+		await expect(page.getByTestId('status').textContent()).resolves.toContain(
+			'Saved to n8n and published',
+		);
+		const workflow = await readWorkflow(demo.n8n.url, apiKey, FAQ);
+		const saved = scenarioOf(workflow.nodes, 'FAQ Scenario');
+		expect(saved).toEqual({ ...v1, version: next });
+		expect(workflow.activeVersionId).toBe(workflow.versionId);
+		expect(scenarioOf(workflow.activeVersion?.nodes ?? [], 'FAQ Scenario').version).toBe(next);
+	} finally {
+		await withStore.close();
+		rmSync(dir, { recursive: true, force: true });
+	}
 }, 60_000);

@@ -71,7 +71,7 @@ test('serves the page without a token, the API only with it', async () => {
 	expect((await send('GET', '/api/session')).status).toBe(401);
 	expect((await send('GET', '/api/session', { token: 'wrong' })).status).toBe(401);
 	const session = await send('GET', '/api/session', { token: studio.token });
-	expect(JSON.parse(session.body)).toEqual({ files: [opened], traffic: false });
+	expect(JSON.parse(session.body)).toEqual({ files: [opened], traffic: false, versions: false });
 });
 
 test('refuses a write without the token, or with a wrong one, and the file is unchanged', async () => {

@@ -2,11 +2,8 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-import { PostgresStore } from '../../stores/postgres';
-import { isPostgresUrl, postgresFromUrl } from '../../stores/postgres-options';
-import { RedisStore } from '../../stores/redis';
-import { SqliteStore } from '../../stores/sqlite';
-import type { StateStore } from '../../stores/types';
+import { openStateStore } from '../../stores/open';
+import { isPostgresUrl } from '../../stores/postgres-options';
 import { readAnalytics, type AnalyticsReport, type VersionFunnel } from '../analytics/reading';
 import type { CliIo } from './chat';
 import { splitTable } from './split-table';
@@ -66,11 +63,7 @@ export async function runStats(
 		io.err(`No state store file at ${where}\n`);
 		return 1;
 	}
-	const store: StateStore = redis
-		? new RedisStore(where)
-		: postgres
-			? new PostgresStore(postgresFromUrl(where), undefined, { migrate: false })
-			: new SqliteStore(where);
+	const store = openStateStore(where);
 	try {
 		const to = values.to ?? new Date(now).toISOString().slice(0, 10);
 		const from = values.from ?? new Date(Date.parse(to) - 6 * DAY).toISOString().slice(0, 10);

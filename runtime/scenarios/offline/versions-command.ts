@@ -3,18 +3,11 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 
-import { PostgresStore } from '../../stores/postgres';
-import { isPostgresUrl, postgresFromUrl } from '../../stores/postgres-options';
-import { RedisStore } from '../../stores/redis';
-import { SqliteStore } from '../../stores/sqlite';
-import type { StateStore } from '../../stores/types';
-import { compileScenario } from '../machine/compile';
-import { ScenarioEngine } from '../engine/engine';
-import { conversationScope } from '../engine/scope';
-import { VersionBook } from '../engine/versions/book';
+import { openStateStore } from '../../stores/open';
+import { isPostgresUrl } from '../../stores/postgres-options';
 import type { MovePlan } from '../engine/versions/move-plan';
 import type { CliIo } from './chat';
-import { RecordingApi } from './recording-api';
+import { ScenarioVersions } from './scenario-versions';
 import { movePreviewTable, moveReportTable, versionsTable } from './versions-tables';
 
 export const VERSIONS_USAGE = `  versions FILE --store S [--scope NAME]
@@ -75,30 +68,16 @@ export async function runVersionsCommand(
 		io.err(`No state store file at ${where}\n`);
 		return 1;
 	}
-	const store = openStore(where);
+	const store = openStateStore(where);
 	try {
 		const json: unknown = JSON.parse(await readFile(file as string, 'utf8'));
-		const compiled = compileScenario(json);
-		const scope = conversationScope(compiled.id, flags.scope ?? '');
+		const versions = new ScenarioVersions(store, json, flags.scope);
 		if (command === 'rollback')
-			return await rollBack(
-				new VersionBook(store, scope, 0),
-				file as string,
-				json,
-				Number(flags.to),
-				io,
-			);
-		const engine = new ScenarioEngine({
-			scenarios: [compiled],
-			store,
-			api: new RecordingApi(),
-			clock: { now: () => Date.now() },
-			scope,
-		});
-		if (command === 'versions') io.out(versionsTable(await engine.versions()));
-		else if (!flags.apply) io.out(movePreviewTable(await engine.previewMove(planOf(flags))));
+			return await rollBack(versions, file as string, Number(flags.to), io);
+		if (command === 'versions') io.out(versionsTable(await versions.list()));
+		else if (!flags.apply) io.out(movePreviewTable(await versions.preview(planOf(flags))));
 		else {
-			const report = await engine.moveConversations(planOf(flags));
+			const report = await versions.move(planOf(flags));
 			io.out(moveReportTable(report));
 			if (report.notMoved.length > 0) return 1;
 		}
@@ -143,40 +122,21 @@ function planOf(flags: Flags): MovePlan {
 	};
 }
 
-/**
- * Roll Back: version N's content, as the store kept it, written to FILE as a new version (one
- * above every version seen and the file's own), so that conversations on N and on the bad
- * version each keep theirs.
- */
+/** Roll Back: version N's content, as the store kept it, written to FILE as a new version. */
 async function rollBack(
-	book: VersionBook,
+	versions: ScenarioVersions,
 	file: string,
-	current: unknown,
 	version: number,
 	io: CliIo,
 ): Promise<number> {
-	const { id, version: own } = current as { id: string; version: number };
-	const stored = await book.definition({ id, version });
-	if (!stored) {
-		io.err(`The store has no version ${version} of "${id}" (run versions to list those it has)\n`);
+	const document = await versions.rolledBack(version);
+	if (!document) {
+		io.err(
+			`The store has no version ${version} of "${versions.id}" (run versions to list those it has)\n`,
+		);
 		return 1;
 	}
-	const seen = (await book.list()).filter((v) => v.id === id).map((v) => v.version);
-	const next = Math.max(own, ...seen) + 1;
-	const schema = (current as { $schema?: unknown }).$schema;
-	const document = {
-		...(schema === undefined ? {} : { $schema: schema }),
-		...stored.document,
-		version: next,
-	};
 	await writeFile(file, `${JSON.stringify(document, null, 2)}\n`);
-	io.out(`${file}: version ${version}'s content saved as version ${next}\n`);
+	io.out(`${file}: version ${version}'s content saved as version ${document.version}\n`);
 	return 0;
-}
-
-function openStore(where: string): StateStore {
-	if (/^rediss?:\/\//.test(where)) return new RedisStore(where);
-	if (isPostgresUrl(where))
-		return new PostgresStore(postgresFromUrl(where), undefined, { migrate: false });
-	return new SqliteStore(where);
 }

@@ -1,8 +1,8 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 
-import * as api from './api';
+import { useFunnelReading } from './funnel-reading';
 import { STOPS, funnelView, type FunnelBar } from './funnel-bars';
-import { END, stateOrder, type ScenarioDocument, type VersionFunnel } from './runtime-bridge';
+import { END, stateOrder, type ScenarioDocument } from './runtime-bridge';
 import { draftOf, useStudio } from './store';
 
 /**
@@ -34,54 +34,41 @@ function useMainPath(): string[] {
 	}, [draft]);
 }
 
-/** The period's reading, each version apart, asked again when the scenario or the period change. */
-function useVersions(): { versions?: VersionFunnel[]; error?: string } {
-	const scenario = useStudio((s) =>
-		typeof draftOf(s).id === 'string' ? String(draftOf(s).id) : '',
-	);
-	const { from, to } = useStudio((s) => s.traffic.period);
-	const [found, setFound] = useState<{ key: string; versions?: VersionFunnel[]; error?: string }>({
-		key: '',
-	});
-	const key = `${scenario}|${from}|${to}`;
-	useEffect(() => {
-		if (!scenario) return;
-		let current = true;
-		api.funnel(scenario, from, to).then(
-			(answer) => current && setFound({ key, versions: answer?.versions ?? [] }),
-			(e: Error) => current && setFound({ key, error: e.message }),
-		);
-		return () => {
-			current = false;
-		};
-	}, [key]);
-	return found.key === key ? found : {};
-}
-
-export function FunnelPanel() {
-	const mainPath = useMainPath();
-	const { versions, error } = useVersions();
-	const [version, setVersion] = useState<number | 'all'>('all');
+/**
+ * The funnel panel; with `version`, that version's alone along its own main path (the version
+ * list shows it so).
+ */
+export function FunnelPanel(props: { version?: number; mainPath?: string[] }) {
+	const edited = useMainPath();
+	const mainPath = props.mainPath ?? edited;
+	const { versions, error } = useFunnelReading();
+	const [picked, setVersion] = useState<number | 'all'>('all');
+	const version = props.version ?? picked;
 	const view = useMemo(
 		() => versions && funnelView(versions, version, mainPath),
 		[versions, version, mainPath],
 	);
 	return (
-		<aside className="funnel" data-testid="funnel">
+		<aside
+			className={props.version ? 'funnel inline' : 'funnel'}
+			data-testid={props.version ? `funnel-of-${props.version}` : 'funnel'}
+		>
 			<div className="funnel-head">
-				<strong>Funnel</strong>
-				<select
-					value={String(version)}
-					data-testid="funnel-version"
-					onChange={(e) => setVersion(e.target.value === 'all' ? 'all' : Number(e.target.value))}
-				>
-					<option value="all">every version</option>
-					{view?.versions.map((v) => (
-						<option key={v} value={v}>
-							version {v}
-						</option>
-					))}
-				</select>
+				<strong>Funnel{props.version ? ` of version ${props.version}` : ''}</strong>
+				{props.version === undefined && (
+					<select
+						value={String(version)}
+						data-testid="funnel-version"
+						onChange={(e) => setVersion(e.target.value === 'all' ? 'all' : Number(e.target.value))}
+					>
+						<option value="all">every version</option>
+						{view?.versions.map((v) => (
+							<option key={v} value={v}>
+								version {v}
+							</option>
+						))}
+					</select>
+				)}
 			</div>
 			{error && <div className="traffic-error">{error}</div>}
 			{!view && !error && <div className="hint">Reading…</div>}

@@ -28,6 +28,8 @@ import {
 	type StateBox,
 	type StateTraffic,
 } from './runtime-bridge';
+import type { VariantRow } from './split-view';
+import { Variants } from './SplitMarks';
 import { StateCounts } from './TrafficMarks';
 
 /**
@@ -42,6 +44,7 @@ type BoxData = {
 	current: boolean;
 	visited: boolean;
 	traffic?: StateTraffic;
+	variants?: VariantRow[];
 };
 type MarkData = { kind: string };
 
@@ -55,6 +58,8 @@ export interface GraphProps {
 	visited: ReadonlySet<string>;
 	/** A period's traffic, drawn over the boxes and arrows. */
 	traffic?: Overlay;
+	/** Each split step's variants. */
+	splits: ReadonlyMap<string, VariantRow[]>;
 	onSelect(state: string | undefined): void;
 	onConnect(from: string, to: string): void;
 	onPlace(state: string, x: number, y: number): void;
@@ -62,7 +67,7 @@ export interface GraphProps {
 }
 
 export function ScenarioGraphView(props: GraphProps) {
-	const { layout, selected, problems, current, visited, traffic } = props;
+	const { layout, selected, problems, current, visited, traffic, splits } = props;
 	const nodes = useMemo<Node[]>(
 		() =>
 			layout.nodes.map((n) => {
@@ -81,6 +86,7 @@ export function ScenarioGraphView(props: GraphProps) {
 					current: current === n.id,
 					visited: visited.has(n.id),
 					traffic: traffic?.state(n.id),
+					variants: splits.get(n.id),
 				};
 				return {
 					...common,
@@ -90,7 +96,7 @@ export function ScenarioGraphView(props: GraphProps) {
 					style: { width: n.width, height: n.height },
 				};
 			}),
-		[layout, selected, problems, current, visited, traffic],
+		[layout, selected, problems, current, visited, traffic, splits],
 	);
 	const edges = useMemo<Edge[]>(
 		() =>
@@ -204,7 +210,7 @@ function ReadableOnSelect({ selected }: { selected?: string }) {
 }
 
 const StateNode = memo(function StateNode({ id, data }: NodeProps<Node<BoxData>>) {
-	const { box, problem, current, visited, traffic } = data;
+	const { box, problem, current, visited, traffic, variants } = data;
 	// While an arrow is dragged from another box, this whole box takes it (and lights up under it).
 	const dropZone = useConnection((c) => c.inProgress && c.fromNode.id !== id);
 	const classes = [
@@ -214,6 +220,7 @@ const StateNode = memo(function StateNode({ id, data }: NodeProps<Node<BoxData>>
 		current && 'current',
 		visited && 'visited',
 		box.end && 'end',
+		variants && 'split',
 	];
 	return (
 		<div
@@ -232,6 +239,7 @@ const StateNode = memo(function StateNode({ id, data }: NodeProps<Node<BoxData>>
 				{box.start && <span className="badge start">start</span>}
 				{box.name}
 				{box.end && <span className="badge end">end</span>}
+				{variants && <span className="badge split">split</span>}
 				{problem && <span className="badge problem">problem</span>}
 			</div>
 			{box.messages.slice(0, 3).map((m, i) => (
@@ -245,6 +253,7 @@ const StateNode = memo(function StateNode({ id, data }: NodeProps<Node<BoxData>>
 					{note}
 				</div>
 			))}
+			{variants && <Variants state={box.name} rows={variants} />}
 			{traffic && <StateCounts name={box.name} traffic={traffic} />}
 			<Handle type="source" position={Position.Bottom} />
 		</div>

@@ -20,7 +20,7 @@ export function useTraffic(): void {
 		const { setTraffic } = useStudio.getState();
 		if (api.hasToken())
 			void api.session().then(
-				(s) => setTraffic({ available: s.traffic }),
+				(s) => setTraffic({ available: s.traffic, versions: s.versions ?? false }),
 				(e: Error) => setTraffic({ error: e.message }),
 			);
 	}, []);

@@ -1,4 +1,13 @@
-import type { Traffic, VersionFunnel } from './runtime-bridge';
+import type {
+	MovePlan,
+	MovePreview,
+	MoveReport,
+	ScenarioDocument,
+	SplitTestReport,
+	Traffic,
+	VersionFunnel,
+	VersionWithStates,
+} from './runtime-bridge';
 
 /** The page's calls to its studio server, each with the token of the page's address. */
 
@@ -25,6 +34,8 @@ async function call<T>(method: string, url: string, body?: unknown): Promise<T |
 export interface Session {
 	files: string[];
 	traffic: boolean;
+	/** Whether the store's versions can be listed, rolled back to and moved between. */
+	versions?: boolean;
 	/** The folder whose .json files the studio opens, saves and creates. */
 	root?: string;
 }
@@ -54,10 +65,28 @@ export const traffic = (scenario: string, from: string, to: string) =>
 
 /** A period's funnel, each version of the scenario apart (the reading Get Analytics makes). */
 export const funnel = (scenario: string, from: string, to: string) =>
-	call<{ from: string; to: string; versions: VersionFunnel[] }>(
+	call<{ from: string; to: string; versions: VersionFunnel[]; splits: SplitTestReport[] }>(
 		'GET',
 		`/api/funnel?${new URLSearchParams({ scenario, from, to }).toString()}`,
 	);
+
+/** The versions of the scenario being edited (sent as `scenario`) the store has seen, with their states. */
+export const versions = async (scenario: string) =>
+	(await call<{ versions: VersionWithStates[] }>('POST', '/api/versions/list', { scenario }))
+		?.versions ?? [];
+/** Version N's content as the store kept it, numbered as a new version. */
+export const rolledBack = async (scenario: string, version: number) =>
+	(
+		await call<{ document: ScenarioDocument }>('POST', '/api/versions/rollback', {
+			scenario,
+			version,
+		})
+	)?.document;
+/** Where a Move would put each live conversation of a version (nothing written). */
+export const previewMove = (scenario: string, plan: MovePlan) =>
+	call<MovePreview>('POST', '/api/versions/preview', { scenario, plan });
+export const applyMove = (scenario: string, plan: MovePlan) =>
+	call<MoveReport>('POST', '/api/versions/move', { scenario, plan });
 
 export interface N8nTarget {
 	baseUrl: string;

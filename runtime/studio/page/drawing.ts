@@ -11,6 +11,7 @@ import {
 	type ScenarioIssue,
 } from './runtime-bridge';
 import { reachWarnings } from './reach';
+import { VARIANT_LINE, splitsOf, type VariantRow } from './split-view';
 import { withPositions, type Positions } from './positions';
 import { draftOf, useStudio } from './store';
 
@@ -24,6 +25,8 @@ export interface Drawing {
 	/** The states the problems are in. */
 	problemStates: Set<string>;
 	graph: ScenarioGraph;
+	/** Each split step's variants, drawn in its box. */
+	splits: Map<string, VariantRow[]>;
 	/** dagre's layout, with the boxes the designer placed where they were put. */
 	layout: Layout & { free: Set<string> };
 }
@@ -52,15 +55,21 @@ function drawingOf(draft: Draft, withTraffic: boolean, positions: Positions): Dr
 		issues.map((i) => stateOfPath(i.path)).filter((s): s is string => !!s),
 	);
 	const graph = scenarioGraph(draft);
-	const graphKey = JSON.stringify(graph);
+	const splits = splitsOf(draft);
+	const graphKey = JSON.stringify([graph, [...splits]]);
 	const kept = last?.withTraffic === withTraffic && last.graphKey === graphKey;
 	const laidOut =
 		kept && last
 			? last.laidOut
-			: layoutGraph(graph, withTraffic ? { height: (box) => boxHeight(box) + TRAFFIC_LINE } : {});
+			: layoutGraph(graph, {
+					height: (box) =>
+						boxHeight(box) +
+						(withTraffic ? TRAFFIC_LINE : 0) +
+						(splits.get(box.name)?.length ?? 0) * VARIANT_LINE,
+				});
 	const layout =
 		kept && last?.positions === positions ? last.drawing.layout : withPositions(laidOut, positions);
-	const drawing = { issues, warnings: reachWarnings(draft), problemStates, graph, layout };
+	const drawing = { issues, warnings: reachWarnings(draft), problemStates, graph, splits, layout };
 	last = { draft, withTraffic, positions, graphKey, laidOut, drawing };
 	return drawing;
 }

@@ -37,3 +37,7 @@ export { stateOrder } from '../../scenarios/analytics/main-path';
 export type { StateFunnel } from '../../scenarios/analytics/funnel';
 export type { VersionFunnel } from '../../scenarios/analytics/reading';
 export type { ScenarioDocument } from '../../scenarios/format/schema';
+export type { SplitTestReport } from '../../scenarios/analytics/split-reading';
+export type { MovePlan } from '../../scenarios/engine/versions/move-plan';
+export type { MovePreview, MoveReport } from '../../scenarios/engine/versions/move';
+export type { VersionWithStates } from '../../scenarios/offline/scenario-versions';

@@ -47,6 +47,8 @@ interface StudioState {
 	traffic: {
 		/** Whether the studio has a store to read (the session says). */
 		available: boolean;
+		/** Whether it lists the store's versions, rolls back and moves (the session says). */
+		versions?: boolean;
 		period: Period;
 		/** With what it was asked for: an answer for another scenario or period is never shown. */
 		found: { key: string; traffic?: Traffic };
@@ -66,6 +68,8 @@ interface StudioActions {
 	/** A new scenario, not saved anywhere yet (Save asks where). */
 	startNew(draft: Draft): void;
 	save(): Promise<void>;
+	/** Roll Back: version N's content, as the store kept it, saved as a new version (diff first). */
+	rollBack(version: number): Promise<void>;
 	saveAs(path: string): Promise<void>;
 	place(state: string, x: number, y: number): void;
 	copy(): Promise<void>;
@@ -155,16 +159,22 @@ export const useStudio = create<Studio>()((set, get) => ({
 		if (source.kind === 'new') return set({ dialog: 'saveAs' });
 		const draft = get().history.present;
 		const next = withVersionRaised(draft, saved);
+		await confirmSave(await prepareSave(source, next, saved, draft.version), next);
+	},
+	rollBack: async (version) => {
+		const { source, saved } = get();
+		if (source.kind === 'new')
+			return get().say('Roll Back writes where the scenario is saved: save it first');
+		const draft = get().history.present;
+		const next = (await api.rolledBack(JSON.stringify(draft), version)) as Draft | undefined;
+		if (!next) return;
 		const saving = await prepareSave(source, next, saved, draft.version);
-		if (!saving) return;
-		const write = async () => {
-			const said = await saving.write();
-			const { source: to, positions } = get();
-			if (to.kind === 'file') await savePositions(to.path, positions, next);
-			get().change(next);
-			set({ saved: next, status: said || saving.done });
-		};
-		set({ pending: { ...saving, write } });
+		const said = `version ${version}'s content as the store kept it, saved as version ${String(next.version)}`;
+		const note = isDirty(get()) ? `${said}; the edits not saved are replaced` : said;
+		await confirmSave(
+			saving && { ...saving, title: `${saving.title}: Roll Back to v${version}`, note },
+			next,
+		);
 	},
 	copy: async () => {
 		await navigator.clipboard.writeText(JSON.stringify(get().history.present, null, 2));
@@ -182,6 +192,20 @@ export const useStudio = create<Studio>()((set, get) => ({
 
 	setTraffic: (traffic) => set((s) => ({ traffic: { ...s.traffic, ...traffic } })),
 }));
+
+/** Shows the save's diff; once confirmed, writes it and takes `next` as the draft saved. */
+async function confirmSave(saving: (Pending & { done: string }) | undefined, next: Draft) {
+	if (!saving) return;
+	const { getState: get, setState: set } = useStudio;
+	const write = async () => {
+		const said = await saving.write();
+		const { source: to, positions } = get();
+		if (to.kind === 'file') await savePositions(to.path, positions, next);
+		get().change(next);
+		set({ saved: next, status: said || saving.done });
+	};
+	set({ pending: { ...saving, write } });
+}
 
 /** The draft being edited. */
 export const draftOf = (s: Studio) => s.history.present;

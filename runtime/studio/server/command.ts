@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { openCountersReadOnly, type CounterReader } from '../../stores/read-only';
 import { readAnalytics } from '../../scenarios/analytics/reading';
 import { readTraffic, trafficPeriod } from '../../scenarios/offline/traffic-reading';
+import { versionsFrom, type StudioVersions } from './versions';
 import { startStudio, type RunningStudio, type StudioOptions } from './server';
 
 export const STUDIO_USAGE = `  studio [FILE...]   the Scenario Studio in your browser: the scenario as a graph, forms, JSON,
@@ -13,7 +14,9 @@ export const STUDIO_USAGE = `  studio [FILE...]   the Scenario Studio in your br
                      the current folder (--dir another) and nowhere else; a FILE not there
                      yet is created on its first save (--port N, default 5680; --host, default 127.0.0.1;
                       --store <sqlite file | redis URL | postgres URL>: the traffic of a period on the graph,
-                      read from the state store without writing to it)`;
+                      read from the state store without writing to it; its versions listed,
+                      rolled back to, and conversations moved between them, which writes it;
+                      --scope NAME: the Scenario node's Conversation Scope, as versions takes it)`;
 
 /** Arguments as node:util parseArgs gives them. */
 export interface StudioArgs {
@@ -63,6 +66,10 @@ export async function studioCommand(
 		return 2;
 	}
 	const host = typeof args.values.host === 'string' ? args.values.host : '127.0.0.1';
+	// Versions, Roll Back and Move read and write the same store, opened when first asked.
+	const scope = typeof args.values.scope === 'string' ? args.values.scope : '';
+	const versions =
+		typeof args.values.store === 'string' ? versionsFrom(args.values.store, scope) : undefined;
 	let studio: RunningStudio;
 	try {
 		studio = await startStudio({
@@ -73,6 +80,7 @@ export async function studioCommand(
 			port,
 			traffic: store && trafficFrom(store),
 			funnel: store && funnelFrom(store),
+			versions,
 		});
 	} catch (error) {
 		await store?.close();
@@ -83,19 +91,24 @@ export async function studioCommand(
 	io.out(`Opens, saves and creates .json files inside ${path.resolve(root)} and nowhere else\n`);
 	// Where only: a Redis URL's password is never printed.
 	if (store) io.out(`Traffic from: ${store.where} (read only)\n`);
+	if (versions) io.out('Versions and Move: the same store (a Move writes the conversations moved)\n');
 	io.out('Ctrl-C stops it.\n');
-	return store ? closingStore(studio, store) : studio;
+	return store ? closingStore(studio, store, versions) : studio;
 }
 
 /** The studio, whose close() closes the store it reads traffic from too. */
-function closingStore(studio: RunningStudio, store: CounterReader): RunningStudio {
+function closingStore(
+	studio: RunningStudio,
+	store: CounterReader,
+	versions?: StudioVersions,
+): RunningStudio {
 	return {
 		...studio,
 		close: async () => {
 			try {
 				await studio.close();
 			} finally {
-				await store.close();
+				await Promise.all([store.close(), versions?.close()]);
 			}
 		},
 	};
@@ -137,6 +150,7 @@ export async function runStudioCli(argv: readonly string[], io: StudioIo): Promi
 				host: { type: 'string' },
 				store: { type: 'string' },
 				dir: { type: 'string' },
+				scope: { type: 'string' },
 			},
 		});
 	} catch (error) {

@@ -6,6 +6,7 @@ import path from 'node:path';
 
 import { FileError, StudioFiles } from './file-routes';
 import { OpenedFiles, TOKEN_HEADER, hostAllowed, newToken, tokenMatches } from './guard';
+import { VersionsError, type StudioVersions } from './versions';
 import { N8nError, listWorkflows, openWorkflow, saveScenarioNode, type N8nTarget } from './n8n-api';
 
 /**
@@ -30,6 +31,8 @@ export interface StudioOptions {
 	traffic?: (query: TrafficAsked) => Promise<unknown>;
 	/** The same period's funnel, each version apart (the reading of Get Analytics). */
 	funnel?: (query: TrafficAsked) => Promise<unknown>;
+	/** The scenario's versions in the state store: listed, rolled back to, conversations moved. */
+	versions?: StudioVersions;
 }
 
 /** What the page asks /api/traffic: the scenario it shows and the days (YYYY-MM-DD) it picked. */
@@ -71,7 +74,10 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
 	const server = createServer((req, res) => {
 		handle(req, res).catch((error: unknown) => {
 			const status =
-				error instanceof HttpError || error instanceof N8nError || error instanceof FileError
+				error instanceof HttpError ||
+				error instanceof N8nError ||
+				error instanceof FileError ||
+				error instanceof VersionsError
 					? error.status
 					: 500;
 			send(res, status, { error: (error as Error).message });
@@ -111,7 +117,7 @@ export async function startStudio(options: StudioOptions): Promise<RunningStudio
 	};
 }
 
-/** The API behind the token: the session, the opened files, traffic, the way to n8n. */
+/** The API behind the token: the session, the opened files, traffic, versions, the way to n8n. */
 async function api(
 	req: IncomingMessage,
 	res: ServerResponse,
@@ -125,6 +131,7 @@ async function api(
 			return send(res, 200, {
 				files: options.files.map((f) => path.resolve(f)),
 				traffic: Boolean(options.traffic),
+				versions: Boolean(options.versions),
 				...(files.root ? { root: files.root } : {}),
 			});
 		case 'GET /api/files':
@@ -144,6 +151,14 @@ async function api(
 			const read = url.pathname === '/api/funnel' ? options.funnel : options.traffic;
 			if (!read) return send(res, 204);
 			return send(res, 200, await read(trafficAsked(url.searchParams)));
+		}
+		case 'POST /api/versions/list':
+		case 'POST /api/versions/rollback':
+		case 'POST /api/versions/preview':
+		case 'POST /api/versions/move': {
+			if (!options.versions) return send(res, 204);
+			const what = url.pathname.slice('/api/versions/'.length);
+			return send(res, 200, await options.versions.answer(what, await json(req)));
 		}
 		case 'POST /api/n8n/workflows': {
 			const { baseUrl, apiKey } = target({ ...(await json(req)), workflowId: '-' });
