@@ -1,3 +1,4 @@
+import type { ConversationAt, ConversationRead } from './reads';
 import type {
 	CounterHash,
 	CounterIncrements,
@@ -115,6 +116,12 @@ export class MemoryStore implements StateStore {
 
 	async queued(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
 		return (this.queuesOf(namespace).get(queue) ?? []).slice(0, limit).map((e) => ({ ...e }));
+	}
+
+	async readConversation(at: ConversationAt): Promise<ConversationRead> {
+		const { recordNamespace, key, inboxNamespace, queue, limit } = at;
+		const queued = await this.queued(inboxNamespace, queue, limit);
+		return { record: await this.read(recordNamespace, key), queued };
 	}
 
 	async take(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {

@@ -202,6 +202,10 @@ export function statements(s: string) {
 		due: `SELECT key FROM ${s}.dues WHERE ns = $1 AND due <= $2 ORDER BY due, key LIMIT $3`,
 		enqueue: `SELECT ${s}.mb_append($1, $2, $3, $4, $5, $6) AS seq`,
 		queued: `SELECT seq, value, at FROM ${s}.inbox WHERE ns = $1 AND queue = $2 ORDER BY seq LIMIT $3`,
+		// The record (its row has no seq) and the inbox's first entries, from one snapshot.
+		conversation: `SELECT NULL::bigint AS seq, value, version, NULL::bigint AS at FROM ${s}.records
+				WHERE ns = $1 AND key = $2 AND ${live}
+			UNION ALL (SELECT seq, value, NULL, at FROM ${s}.inbox WHERE ns = $4 AND queue = $5 ORDER BY seq LIMIT $6)`,
 		// Each entry to one taker: a concurrent taker skips the rows this one holds.
 		take: `DELETE FROM ${s}.inbox WHERE seq IN (SELECT seq FROM ${s}.inbox WHERE ns = $1 AND queue = $2
 			ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING seq, value, at`,

@@ -13,6 +13,7 @@ import { checkSchemaName } from './postgres-schema';
 import type { LostWrites } from './loss';
 import { sharedStores } from './shared';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
+import type { ConversationAt, ConversationRead } from './reads';
 
 /**
  * A durable store in PostgreSQL, shared by every n8n process that reaches the database (main,
@@ -161,6 +162,21 @@ export class PostgresStore implements StateStore {
 		return entries(await this.db.run('queued', [namespace, queue, limit]));
 	}
 
+	/** One statement: the record and the inbox from one snapshot, in one round trip. */
+	async readConversation(at: ConversationAt): Promise<ConversationRead> {
+		const { recordNamespace, key, inboxNamespace, queue, limit } = at;
+		const values = [recordNamespace, key, this.now(), inboxNamespace, queue, limit];
+		const rows = (await this.db.run<ConversationRow>('conversation', values))?.rows ?? [];
+		const record = rows.find((r) => r.seq === null);
+		const inbox = rows.filter((r) => r.seq !== null);
+		return {
+			record: record && { value: record.value, version: Number(record.version) },
+			queued: inbox
+				.map((r) => ({ seq: Number(r.seq), value: r.value, at: Number(r.at) }))
+				.sort((x, y) => x.seq - y.seq),
+		};
+	}
+
 	async take(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
 		return entries(await this.db.run('take', [namespace, queue, limit])).sort(
 			(a, b) => a.seq - b.seq,
@@ -221,6 +237,14 @@ export class PostgresStore implements StateStore {
 		await this.db.end();
 	}
 }
+
+/** A row of the `conversation` statement: the record's (no seq, no at) or an inbox entry's. */
+type ConversationRow = {
+	seq: string | null;
+	value: string;
+	version: string | null;
+	at: string | null;
+};
 
 function entries(
 	result: { rows: Array<{ seq: string; value: string; at: string }> } | null,

@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
 
+import type { QueuedEntry, Versioned } from './types';
+
 /**
  * Each operation is one Lua script, so a claim or a compare-and-set is atomic across every n8n
  * process sharing the Redis (main, webhook and worker processes of queue mode). Expiry compares
@@ -118,3 +120,35 @@ export type Scripted = Redis & {
 	mbDequeue(queue: string, heads: string, name: string, ...seqs: number[]): Promise<number>;
 	mbTake(queue: string, heads: string, name: string, limit: number): Promise<string[]>;
 };
+
+/** A queue member is `seq:at:value`. */
+export function parseMember(member: string): QueuedEntry {
+	const first = member.indexOf(':');
+	const second = member.indexOf(':', first + 1);
+	return {
+		seq: Number(member.slice(0, first)),
+		at: Number(member.slice(first + 1, second)),
+		value: member.slice(second + 1),
+	};
+}
+
+/** The fields of a record's hash, as HMGET asks for them. */
+export const RECORD_FIELDS = ['value', 'version', 'expires'] as const;
+
+/** A record's hash as HMGET answers RECORD_FIELDS: undefined when absent or expired at `now`. */
+export function liveRecord(
+	[value, version, expires]: ReadonlyArray<string | null>,
+	now: number,
+): Versioned | undefined {
+	if (value === null || version === null) return undefined;
+	if (expires !== null && Number(expires) <= now) return undefined;
+	return { value, version: Number(version) };
+}
+
+/** A pipeline's replies, in order; its first failed command's error is thrown. */
+export function pipelined<T extends unknown[]>(replies: Array<[Error | null, unknown]> | null): T {
+	return (replies ?? []).map(([error, reply]) => {
+		if (error) throw error;
+		return reply;
+	}) as T;
+}

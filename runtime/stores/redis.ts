@@ -7,8 +7,16 @@ import type { LostWrites } from './loss';
 import { LossMarker } from './redis-marker';
 import { redisOptions, type RedisCredential } from './redis-options';
 import { crashLoss, readPersistence } from './redis-persistence';
-import { SCRIPTS, type Scripted } from './redis-scripts';
+import {
+	liveRecord,
+	parseMember,
+	pipelined,
+	RECORD_FIELDS,
+	SCRIPTS,
+	type Scripted,
+} from './redis-scripts';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
+import type { ConversationAt, ConversationRead } from './reads';
 
 export class RedisStore implements StateStore {
 	private readonly redis: Scripted;
@@ -99,12 +107,10 @@ export class RedisStore implements StateStore {
 	}
 
 	async read(namespace: string, key: string): Promise<Versioned | undefined> {
-		const [value, version, expires] = await this.run(() =>
-			this.redis.hmget(this.key('record', namespace, key), 'value', 'version', 'expires'),
+		const fields = await this.run(() =>
+			this.redis.hmget(this.key('record', namespace, key), ...RECORD_FIELDS),
 		);
-		if (value === null || version === null) return undefined;
-		if (expires !== null && Number(expires) <= this.now()) return undefined;
-		return { value, version: Number(version) };
+		return liveRecord(fields, this.now());
 	}
 
 	async write(
@@ -197,6 +203,21 @@ export class RedisStore implements StateStore {
 		return members.map(parseMember);
 	}
 
+	/** One pipeline, one round trip: the inbox first, then the record (Redis runs them in order). */
+	async readConversation(at: ConversationAt): Promise<ConversationRead> {
+		const { recordNamespace, key, inboxNamespace, queue, limit } = at;
+		const [members, fields] = await this.run(async () =>
+			pipelined<[string[], Array<string | null>]>(
+				await this.redis
+					.pipeline()
+					.zrange(this.key('inbox', inboxNamespace, queue), '0', String(limit - 1))
+					.hmget(this.key('record', recordNamespace, key), ...RECORD_FIELDS)
+					.exec(),
+			),
+		);
+		return { queued: members.map(parseMember), record: liveRecord(fields, this.now()) };
+	}
+
 	async take(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
 		const members = await this.run(() =>
 			this.redis.mbTake(
@@ -275,17 +296,6 @@ export class RedisStore implements StateStore {
 		this.marker.stop();
 		if (this.redis.status !== 'end') await this.redis.quit().catch(() => this.redis.disconnect());
 	}
-}
-
-/** A queue member is `seq:at:value`. */
-function parseMember(member: string): QueuedEntry {
-	const first = member.indexOf(':');
-	const second = member.indexOf(':', first + 1);
-	return {
-		seq: Number(member.slice(0, first)),
-		at: Number(member.slice(first + 1, second)),
-		value: member.slice(second + 1),
-	};
 }
 
 const open = new Map<string, RedisStore>();

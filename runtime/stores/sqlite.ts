@@ -1,18 +1,19 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the durable store of a self-hosted n8n: node:sqlite (built into Node 22.5+, which n8n 2 requires) is the one built-in this package uses; n8n Cloud's rules do not foresee durable node state, and its file sits beside n8n's own database */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the durable store of a self-hosted n8n: node:sqlite (built into Node 22.5+, which n8n 2 requires) is the one built-in this package uses; n8n Cloud's rules do not foresee durable node state, and its file sits beside n8n's own database */
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 import { getOrCreate } from '../per-process';
-import { StateStoreError } from './errors';
 import { GroupCommit, UNDO } from './sqlite-batch';
 import { sqliteStoreError } from './sqlite-errors';
 import type { LostWrites } from './loss';
 import { SqliteMarker } from './sqlite-marker';
 import { CounterSums } from './sqlite-counters';
 import { migrate, SCHEMA, STATEMENTS } from './sqlite-schema';
+import { defaultStatePath, nodeSqlite } from './sqlite-module';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
+import type { ConversationAt, ConversationRead } from './reads';
 
 /**
  * A durable store in one SQLite file, shared by every execution of one n8n (and by several n8n
@@ -22,6 +23,8 @@ import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } fr
  * operation resolves only once its write is committed. Transactions never span an await of
  * anything but their commit: node:sqlite is synchronous.
  */
+export { nodeSqlite, statePathIn } from './sqlite-module';
+
 export class SqliteStore implements StateStore {
 	private db!: DatabaseSync;
 	private statements: Record<keyof typeof STATEMENTS, StatementSync>;
@@ -95,12 +98,13 @@ export class SqliteStore implements StateStore {
 	}
 
 	async read(namespace: string, key: string): Promise<Versioned | undefined> {
-		const row = await this.batch.read(
-			() =>
-				this.statements.read.get(namespace, key, this.now()) as
-					| { value: string; version: number }
-					| undefined,
-		);
+		return await this.batch.read(() => this.readNow(namespace, key));
+	}
+
+	private readNow(namespace: string, key: string): Versioned | undefined {
+		const row = this.statements.read.get(namespace, key, this.now()) as
+			| { value: string; version: number }
+			| undefined;
 		return row ? { value: row.value, version: Number(row.version) } : undefined;
 	}
 
@@ -181,6 +185,15 @@ export class SqliteStore implements StateStore {
 		return await this.batch.read(() => this.queuedNow(namespace, queue, limit));
 	}
 
+	async readConversation(at: ConversationAt): Promise<ConversationRead> {
+		const { recordNamespace, key, inboxNamespace, queue, limit } = at;
+		// Both read at once, from the same snapshot (node:sqlite is synchronous).
+		return await this.batch.read(() => ({
+			queued: this.queuedNow(inboxNamespace, queue, limit),
+			record: this.readNow(recordNamespace, key),
+		}));
+	}
+
 	private queuedNow(namespace: string, queue: string, limit: number): QueuedEntry[] {
 		return (
 			this.statements.queued.all(namespace, queue, limit) as Array<{
@@ -258,38 +271,6 @@ export class SqliteStore implements StateStore {
 		this.marker?.stop();
 		this.db.close();
 	}
-}
-
-/**
- * node:sqlite, loaded when a store is opened rather than when the package loads: Node 20 and Node
- * 22 before 22.13 lack it, and the nodes must load there all the same.
- */
-export function nodeSqlite(): typeof import('node:sqlite') {
-	let sqlite: typeof import('node:sqlite') | undefined;
-	try {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on use, see above
-		sqlite = require('node:sqlite') as typeof import('node:sqlite');
-	} catch {
-		// This Node.js has no node:sqlite (the only way this require fails): said below.
-		sqlite = undefined;
-	}
-	if (sqlite) return sqlite;
-	throw new StateStoreError(
-		`The SQLite state store needs Node.js ${SQLITE_NODE} or later (it uses node:sqlite); this n8n runs on Node.js ${process.versions.node}. Choose "Redis (for Queue Mode)" as the Storage, or run n8n on Node.js ${SQLITE_NODE} or later.`,
-	);
-}
-
-/** The first Node.js releases with node:sqlite without a flag (22.13 and 23.4). */
-const SQLITE_NODE = '22.13';
-
-/** Beside n8n's own database: <N8N_USER_FOLDER or home>/.n8n/messaging-bot/state.sqlite. */
-function defaultStatePath(): string {
-	return statePathIn(process.env.N8N_USER_FOLDER ?? homedir());
-}
-
-/** The default store file of an n8n whose N8N_USER_FOLDER is `userFolder`. */
-export function statePathIn(userFolder: string): string {
-	return path.join(userFolder, '.n8n', 'messaging-bot', 'state.sqlite');
 }
 
 const open = new Map<string, SqliteStore>();

@@ -1,17 +1,7 @@
 import type { LostWrites } from './loss';
+import type { ConversationAt, ConversationRead, QueuedEntry, Versioned } from './reads';
 
-/**
- * Where state that must outlive an execution lives: delivery ids already seen, conversations,
- * their inboxes of accepted messages, pending timers. n8n runs executions concurrently, and in
- * queue mode in several processes, so every write is a claim, a compare-and-set or one atomic
- * append; nothing relies on module memory or on workflow static data (saved whole, last writer
- * wins). One contract test suite runs against every implementation.
- */
-export interface Versioned {
-	value: string;
-	/** Starts at 1 and grows by one with every write. */
-	version: number;
-}
+export type { ConversationAt, ConversationRead, QueuedEntry, Versioned } from './reads';
 
 export interface WriteOptions {
 	/**
@@ -48,15 +38,13 @@ export interface CounterHash {
 	fields: Record<string, number>;
 }
 
-/** One entry of an inbox queue. */
-export interface QueuedEntry {
-	/** Grows with every append in the namespace: the order the entries were accepted in. */
-	seq: number;
-	value: string;
-	/** When it was appended (the store's clock). */
-	at: number;
-}
-
+/**
+ * Where state that must outlive an execution lives: delivery ids already seen, conversations,
+ * their inboxes of accepted messages, pending timers. n8n runs executions concurrently, and in
+ * queue mode in several processes, so every write is a claim, a compare-and-set or one atomic
+ * append; nothing relies on module memory or on workflow static data (saved whole, last writer
+ * wins). One contract test suite runs against every implementation.
+ */
 export interface StateStore {
 	/**
 	 * Records `id` in `namespace` unless it is there (and not expired). True for the one caller
@@ -105,6 +93,13 @@ export interface StateStore {
 
 	/** The queue's entries, lowest seq first. */
 	queued(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]>;
+
+	/**
+	 * `read(recordNamespace, key)` and `queued(inboxNamespace, queue, limit)` in one round trip (one
+	 * statement where the store has them): the engine reads both before each step. The inbox is
+	 * read no later than the record (or in the same snapshot), as two calls in that order would.
+	 */
+	readConversation(at: ConversationAt): Promise<ConversationRead>;
 
 	/** Removes and returns the queue's first entries, in one atomic step: each goes to one taker. */
 	take(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]>;

@@ -1,4 +1,5 @@
 import type { StateStore, Versioned, WriteOptions } from '../../runtime/stores';
+import type { ConversationAt } from '../../runtime/stores/types';
 
 /** A store whose process dies on a chosen write (before it lands) or just after one. */
 export class CrashingStore implements StateStore {
@@ -26,6 +27,9 @@ export class CrashingStore implements StateStore {
 	}
 	queued(ns: string, queue: string, limit: number) {
 		return this.inner.queued(ns, queue, limit);
+	}
+	readConversation(at: ConversationAt) {
+		return this.inner.readConversation(at);
 	}
 	take(ns: string, queue: string, limit: number) {
 		return this.inner.take(ns, queue, limit);

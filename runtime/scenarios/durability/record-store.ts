@@ -1,4 +1,9 @@
-import type { StateStore, WriteOptions } from '../../stores/types';
+import type {
+	QueuedEntry,
+	StateStore,
+	Versioned as StoredVersioned,
+	WriteOptions,
+} from '../../stores/types';
 import { COUNTERS_NAMESPACE, increments } from '../analytics/counter-keys';
 import { decodeRecord, encodeRecord, unfinished, type ConversationRecord } from './record';
 import { stepTally } from '../analytics/tally';
@@ -47,7 +52,30 @@ export class ConversationStore {
 	onVersion?: (key: string, record: ConversationRecord, now: number) => Promise<void>;
 
 	async read(key: string): Promise<Loaded> {
-		const found = await this.store.read(this.namespace, key);
+		return await this.loaded(key, await this.store.read(this.namespace, key));
+	}
+
+	/**
+	 * The record and the first `limit` entries of its inbox (`queue` in `inboxNamespace`), read
+	 * together: one round trip to the store.
+	 */
+	async readWithInbox(
+		key: string,
+		inboxNamespace: string,
+		queue: string,
+		limit: number,
+	): Promise<{ loaded: Loaded; queued: QueuedEntry[] }> {
+		const read = await this.store.readConversation({
+			recordNamespace: this.namespace,
+			key,
+			inboxNamespace,
+			queue,
+			limit,
+		});
+		return { loaded: await this.loaded(key, read.record), queued: read.queued };
+	}
+
+	private async loaded(key: string, found: StoredVersioned | undefined): Promise<Loaded> {
 		const loaded: Loaded = found
 			? { record: decodeRecord(found.value), version: found.version }
 			: this.fallback

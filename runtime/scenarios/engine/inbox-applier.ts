@@ -75,11 +75,9 @@ export class InboxApplier {
 		results: HandleResult[],
 	): Promise<HandleResult[] | typeof AGAIN> {
 		const { store, conversations, clock, reorder, arrivals } = this.options;
-		// Asked together (one round trip to Redis); every store answers them in this order.
-		const [queued, loaded] = await Promise.all([
-			store.queued(this.namespace, key, 200),
-			conversations.read(key),
-		]);
+		// One round trip: the inbox read no later than the record (an entry applied meanwhile then
+		// shows as handled in the record, and is taken out below).
+		const { queued, loaded } = await conversations.readWithInbox(key, this.namespace, key, 200);
 		// Messages carried from a former scope came in after the queue was read: read it again.
 		if (loaded.moved) return AGAIN;
 		const entries = queued.map(decodeInbound);

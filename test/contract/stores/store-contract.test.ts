@@ -3,6 +3,15 @@ import { backends, cleanUp, useFreshStore } from './backends';
 
 afterAll(cleanUp);
 
+/** Conversation k: its record in c, its inbox queue k in i. */
+const at = (limit: number) => ({
+	recordNamespace: 'c',
+	key: 'k',
+	inboxNamespace: 'i',
+	queue: 'k',
+	limit,
+});
+
 // One contract, every backend: what the trigger and the scenario engine rely on.
 describe.each(backends)('state store contract: $name', (backend) => {
 	const t = useFreshStore(backend);
@@ -127,6 +136,67 @@ describe.each(backends)('state store contract: $name', (backend) => {
 		expect((await t.store.queued('i', 'q', 10)).map((e) => e.seq)).toEqual([s1, s3]);
 		await t.store.dequeue('i', 'q', [s1, s3]);
 		expect(await t.store.queued('i', 'q', 10)).toEqual([]);
+	});
+
+	it('reads a conversation: its record and its inbox together, as read and queued do', async () => {
+		expect(await t.store.readConversation(at(10))).toEqual({
+			record: undefined,
+			queued: [],
+		});
+		await t.store.write('c', 'k', 'rec:"1"\n', 0, { expiresAt: t.clock + 1000 });
+		const seqs = [];
+		for (const value of ['a:b:{"x":1}\n\u00e9', 'two', 'three'])
+			seqs.push(await t.store.enqueue('i', 'k', [value], value, 1000));
+		await t.store.enqueue('other', 'k', ['x'], 'elsewhere', 1000);
+		await t.store.write('other', 'k', 'not this one', 0);
+		const read = await t.store.readConversation(at(2));
+		expect(read).toEqual({
+			record: { value: 'rec:"1"\n', version: 1 },
+			queued: await t.store.queued('i', 'k', 2),
+		});
+		expect(read.queued.map((e) => [e.seq, e.at])).toEqual([
+			[seqs[0], t.clock],
+			[seqs[1], t.clock],
+		]);
+		// A step's write takes its entry with it: both show in the next read.
+		await t.store.write('c', 'k', 'rec 2', 1, {
+			expiresAt: t.clock + 1000,
+			dequeue: { namespace: 'i', queue: 'k', seqs: [seqs[0] as number] },
+		});
+		const after = await t.store.readConversation(at(10));
+		expect(after.record).toEqual({ value: 'rec 2', version: 2 });
+		expect(after.queued.map((e) => e.seq)).toEqual(seqs.slice(1));
+		// An expired record reads as absent; the inbox is still there.
+		t.clock += 1000;
+		const expired = await t.store.readConversation(at(10));
+		expect(expired.record).toBeUndefined();
+		expect(expired.queued).toHaveLength(2);
+	});
+
+	it('reads the inbox no later than the record: an applied entry is never missing from both', async () => {
+		const seqs: number[] = [];
+		for (let i = 0; i < 15; i++)
+			seqs.push((await t.store.enqueue('i', 'k', [`m${i}`], `m${i}`, 10 ** 6))!);
+		let applying = true;
+		// A writer applies the entries one by one, each write taking its entry out of the inbox.
+		const writer = (async () => {
+			let version = 0;
+			for (let i = 0; i < seqs.length; i++) {
+				const applied = JSON.stringify(seqs.slice(0, i + 1));
+				const dequeue = { namespace: 'i', queue: 'k', seqs: [seqs[i]] };
+				version = (await t.store.write('c', 'k', applied, version, { dequeue }))!;
+			}
+			applying = false;
+		})();
+		let reads = 0;
+		while (applying || reads === 0) {
+			const read = await t.store.readConversation(at(100));
+			const applied = new Set<number>(read.record ? JSON.parse(read.record.value) : []);
+			const queued = new Set(read.queued.map((e) => e.seq));
+			expect(seqs.filter((s) => !applied.has(s) && !queued.has(s))).toEqual([]);
+			reads++;
+		}
+		await writer;
 	});
 
 	it('lists the queues whose oldest entry waited since a time, oldest first', async () => {
