@@ -109,7 +109,11 @@ async function settleFromHistory(
 		patch: { status: 'unknown', error: why ? `${stopped}: ${why}` : stopped },
 		halt: false,
 	});
-	const read = options.knownHistory?.(record.clientId) ?? api.iterateClientMessages?.bind(api);
+	// A reading kept from before may miss this reply only if it was sent since: on its first
+	// attempt it was not (a rebuilt reply went out, if at all, before the loss); a later attempt
+	// follows a lease of this store's own, whose send may be newer than any kept reading.
+	const known = entry.attempts <= 1 ? options.knownHistory?.(record.clientId) : undefined;
+	const read = known ?? api.iterateClientMessages?.bind(api);
 	if (!read || !entry.check || entry.effect.kind !== 'reply') return unknown();
 	let found: SentCheck;
 	try {
