@@ -1,7 +1,7 @@
 import type { LostWrites } from './loss';
 import type { ConversationAt, ConversationRead, QueuedEntry, Versioned } from './reads';
 
-export type { ConversationAt, ConversationRead, QueuedEntry, Versioned } from './reads';
+export type { ConversationAt, QueuedEntry, Versioned } from './reads';
 
 export interface WriteOptions {
 	/**
