@@ -18,3 +18,21 @@ export interface LostWrites {
 export function lossNotice(where: string, loss: LostWrites): string {
 	return `The state store at ${where} lost writes it had acknowledged (${loss.detail}): everything written since ${new Date(loss.since).toISOString()} may be gone. Conversations it no longer knows are rebuilt from the service's message history; what cannot be rebuilt is reported per conversation.`;
 }
+
+/** A loss another process found is looked for at most this often (one read per process). */
+export const SHARED_LOSS_EVERY_MS = 50;
+
+/**
+ * A loss another process found and wrote beside the data (`value`, as JSON), when this process
+ * has to take it in: found after this process began (a process begun later starts a healing
+ * session of its own anyway) and later than the loss it already holds.
+ */
+export function sharedLoss(
+	value: string | null | undefined,
+	began: number,
+	held: LostWrites | undefined,
+): LostWrites | undefined {
+	if (!value) return undefined;
+	const loss = JSON.parse(value) as LostWrites;
+	return loss.foundAt > began && loss.foundAt > (held?.foundAt ?? 0) ? loss : undefined;
+}

@@ -1,15 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the marker's stamp is scheduled on the event loop's own timer, a few milliseconds after a write */
 import { randomUUID } from 'node:crypto';
 
-import type { LostWrites } from './loss';
+import { SHARED_LOSS_EVERY_MS, sharedLoss, type LostWrites } from './loss';
 
 // Taken at load: a test's fake timers must not stop the marker.
 const later = setTimeout;
 
 /** A write is followed by its marker's stamp within this long (one statement per process at most). */
 const STAMP_EVERY_MS = 20;
-/** A loss another process found is looked for at most this often (one statement per process). */
-const SHARED_LOSS_EVERY_MS = 50;
 
 /** The marker's rows as read: the store's id and this process's time (null when absent). */
 export type MarkerRow = { id: string | null; mine: string | null; loss?: string | null };
@@ -89,10 +87,8 @@ export class PostgresMarker {
 	}
 
 	private takeShared(value: string | null | undefined): void {
-		if (!value) return;
-		const loss = JSON.parse(value) as LostWrites;
-		// Found before this process began (its session starts after it), or already taken in.
-		if (loss.foundAt <= this.since || loss.foundAt <= (this.lost?.foundAt ?? 0)) return;
+		const loss = sharedLoss(value, this.since, this.lost);
+		if (!loss) return;
 		this.found++;
 		this.lost = loss;
 	}

@@ -3,15 +3,13 @@ import { randomUUID } from 'node:crypto';
 
 import type { Redis } from 'ioredis';
 
-import type { LostWrites } from './loss';
+import { SHARED_LOSS_EVERY_MS, sharedLoss, type LostWrites } from './loss';
 
 // Taken at load: a test's fake timers must not stop the marker.
 const later = setTimeout;
 
 /** A write is followed by its marker's touch within this long (one HSET per process at most). */
 const TOUCH_EVERY_MS = 20;
-/** A loss another process found is looked for at most this often (one HGET per process). */
-const SHARED_LOSS_EVERY_MS = 50;
 /** The marker moves on, never back, and only from what this process last saw acknowledged, in the same store. */
 const TOUCH = `
 if redis.call('HGET', KEYS[1], 'id') ~= ARGV[4] then return 0 end
@@ -154,11 +152,8 @@ export class LossMarker {
 	}
 
 	private takeShared(value: string | undefined): void {
-		if (!value) return;
-		const loss = JSON.parse(value) as LostWrites;
-		// Found before this process began (its session starts after it), or already taken in.
-		if (loss.foundAt <= this.since || loss.foundAt <= (this.lost?.foundAt ?? 0)) return;
-		this.take(loss);
+		const loss = sharedLoss(value, this.since, this.lost);
+		if (loss) this.take(loss);
 	}
 
 	private take(loss: LostWrites): void {
