@@ -18,6 +18,12 @@ describe('a rebuilt reply looked for in a kept reading of the history', () => {
 	});
 	// A reading kept from before the reply went out: it does not show it.
 	const stale = () => async function* () {};
+	const settle = async (attempts: number) =>
+		await performEffect(
+			{ api: client(), maxAttempts: 3, knownHistory: stale },
+			record,
+			entry(attempts),
+		);
 
 	it('on a later attempt, reads the history again and finds the reply its lease sent', async () => {
 		await write('where is my order?');
@@ -26,11 +32,7 @@ describe('a rebuilt reply looked for in a kept reading of the history', () => {
 			text: 'your order is on its way',
 		});
 		const reads = await historyReads();
-		const done = await performEffect(
-			{ api: client(), maxAttempts: 3, knownHistory: stale },
-			record,
-			entry(2),
-		);
+		const done = await settle(2);
 		expect(done.patch).toMatchObject({ status: 'done' });
 		expect((await historyReads()) - reads).toBe(1);
 		expect(await transcript()).toEqual(['your order is on its way']);
@@ -39,11 +41,7 @@ describe('a rebuilt reply looked for in a kept reading of the history', () => {
 	it('on its first attempt, uses the kept reading: no request of the service budget', async () => {
 		await write('where is my order?');
 		const reads = await historyReads();
-		const sent = await performEffect(
-			{ api: client(), maxAttempts: 3, knownHistory: stale },
-			record,
-			entry(1),
-		);
+		const sent = await settle(1);
 		expect(sent.patch).toMatchObject({ status: 'done' });
 		expect((await historyReads()) - reads).toBe(0);
 		expect(await transcript()).toEqual(['your order is on its way']);
