@@ -32,7 +32,9 @@ const PLAN: BurstPlan = {
 	gapMs: 1000,
 	copies: 0,
 };
-const SERVICE_RETRIES_SCALED = [60_000, 300_000, 900_000].map((ms) => ms / 15);
+const SERVICE_RETRIES_SCALED = [60_000, 300_000, 900_000].map(
+	(ms) => ms / Number(process.env.MB_RETRY_SCALE ?? 15),
+);
 /** The state store's Redis database in the test's own Redis. */
 const STATE_DB = 0;
 
@@ -99,6 +101,12 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 	held('sends no reply twice, starts no conversation over, and says the loss', async () => {
 		const started = Date.now();
 		let killedAt = Infinity;
+		// A worker that first uses the store after the crash (held still until Redis is back).
+		const late = process.env.MB_LATE_WORKER;
+		const lateWorkers = late === 'all' ? n8n.workers : late === '1' ? [n8n.workers[1]] : [];
+		const groupSignal = (name: NodeJS.Signals) =>
+			lateWorkers.forEach((w) => process.kill(-(w.process.pid as number), name));
+		groupSignal('SIGSTOP');
 		const killer = (async () => {
 			await sleep(2500);
 			const client = new Redis({ port });
@@ -109,6 +117,8 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 			killedAt = Date.now();
 			await sleep(1000);
 			redis = startRedis(port, dir);
+			await sleep(500);
+			groupSignal('SIGCONT');
 		})();
 		await runBurst(emulator, () => url, clientIds, PLAN);
 		await killer;
