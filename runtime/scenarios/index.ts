@@ -4,7 +4,7 @@
  */
 export { ScenarioValidationError, formatIssue } from './format/issue';
 export type { ClientProfile } from './format/templates';
-export { calledWorkflows } from './format/walk';
+export { calledWorkflows } from './format/document-facts';
 export { compileScenario, type CompiledScenario, type PersistedSnapshot } from './machine/compile';
 export type { WorkflowPort } from './durability/workflow-call';
 export type { TimerResult } from './engine/due';

@@ -1,4 +1,4 @@
-import { declaredVariables } from '../format/walk';
+import { declaredVariables } from '../format/document-facts';
 import type { ScenarioSnapshot } from '../machine/build';
 import type { CompiledScenario } from '../machine/compile';
 import type { ConversationRecord } from '../durability/record';

@@ -5,15 +5,8 @@ import { parseTemplate } from './templates';
 import type { ScenarioIssue } from './issue';
 import { menuConflicts, menuIssues } from './menu-rules';
 import { splitIssues } from './split-rules';
-import {
-	assignedVariables,
-	declaredVariables,
-	pathKey,
-	readsOrders,
-	walkScenario,
-	type StepVisit,
-	type StepSite,
-} from './walk';
+import { assignedVariables, declaredVariables, readsOrders } from './document-facts';
+import { pathKey, walkScenario, type StepVisit, type StepSite } from './walk';
 
 /**
  * The rules that span fields (targets, declared variables, template names, regular expressions),

@@ -7,8 +7,6 @@ import {
 	conditionGuard,
 	destination,
 	scopeOf,
-	storeResult,
-	DEFAULT_CALL_SECONDS,
 	END_STATE,
 	ENTRY_STATE,
 	JUMP_STATE,
@@ -24,8 +22,6 @@ import {
 import type {
 	ActionDef,
 	BranchDef,
-	CallDef,
-	CallOutcome,
 	CaptureDef,
 	ScenarioDocument,
 	StateDef,
@@ -33,7 +29,8 @@ import type {
 	TransitionDef,
 } from '../format/schema';
 import { parseTemplate, renderTemplate, type Template } from '../format/templates';
-import { declaredVariables } from '../format/walk';
+import { declaredVariables } from '../format/document-facts';
+import { callState } from './call';
 import { menuQuestion, menuTransitions } from './menu';
 import { goalsOf, splitEntry, splitMoves, type Goals } from './split';
 
@@ -120,7 +117,7 @@ class MachineBuilder {
 		];
 		if (def.end) return { entry, type: 'final' };
 		if (def.split) return { entry, always: splitMoves(name, def.split, this) };
-		if (def.call) return this.call(name, def.call, entry);
+		if (def.call) return callState(name, def.call, entry, [SILENT, ...this.keywords], this);
 		const message: TransitionConfig[] = [
 			SILENT,
 			...this.keywords,
@@ -248,44 +245,6 @@ class MachineBuilder {
 				...destination(giveUp.actions, giveUp.target),
 			},
 		];
-	}
-
-	/**
-	 * A call state asks for the workflow on entry, then waits for its outcome; a message meanwhile
-	 * meets only the keywords.
-	 */
-	private call(state: string, call: CallDef, entry: ActionConfig[]): StateConfig {
-		const inputs = Object.entries(call.inputs ?? {}).map(
-			([name, source]) => [name, this.template(source)] as const,
-		);
-		const timeoutMs = Math.round((call.timeoutSeconds ?? DEFAULT_CALL_SECONDS) * 1000);
-		const ask: ActionConfig = {
-			type: 'callWorkflow',
-			params: ({ context, event }) => {
-				const scope = scopeOf(context, event);
-				const rendered = inputs.map(([n, t]) => [n, renderTemplate(t, scope)]);
-				return { workflow: call.workflow, inputs: Object.fromEntries(rendered), timeoutMs, state };
-			},
-		};
-		const branch = (outcome: CallOutcome): TransitionOf<'RESULT'> => {
-			const def = call[outcome] ?? call.failure;
-			return {
-				guard: { type: 'outcomeIs', params: { outcome } },
-				actions: [
-					...(outcome === 'success' && call.store ? [storeResult(call.store)] : []),
-					...(def.say === undefined ? [] : [this.reply(def.say)]),
-					...this.actions(def.actions),
-				],
-				...destination(def.actions, def.target),
-			};
-		};
-		return {
-			entry: [...entry, ask],
-			on: {
-				MESSAGE: [SILENT, ...this.keywords],
-				RESULT: (['success', 'empty', 'timeout', 'failure'] as const).map(branch),
-			},
-		};
 	}
 
 	/** Decided on entry: the first branch whose conditions hold. */

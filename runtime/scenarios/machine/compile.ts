@@ -14,7 +14,8 @@ import type { TagChange } from '../../tags';
 import { MAX_TEXT, type ScenarioDocument } from '../format/schema';
 import { parseTemplate, type MessageFields } from '../format/templates';
 import { parseScenario } from '../format/validate';
-import { declaredVariables, readsOrders, walkScenario } from '../format/walk';
+import { declaredVariables, readsOrders } from '../format/document-facts';
+import { walkScenario } from '../format/walk';
 
 /**
  * Compiles a scenario into an xstate v5 machine (build.ts) and the few facts the engine needs

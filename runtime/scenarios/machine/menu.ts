@@ -5,24 +5,22 @@ import {
 	prepareMenu,
 	type MenuDef,
 } from '../format/menu';
-import type { ActionDef } from '../format/schema';
-import { renderTemplate, type Template } from '../format/templates';
-import { destination, scopeOf, type ActionConfig, type TransitionConfig } from './setup';
+import { renderTemplate } from '../format/templates';
+import {
+	destination,
+	scopeOf,
+	type ActionConfig,
+	type PartBuilder,
+	type TransitionConfig,
+} from './setup';
 
 /**
  * A menu as machine parts: the question with its numbered options sent on entry, one transition
  * per option (guarded by the option the answer chooses), then the retry and the give-up.
  */
 
-/** What the menu needs of the scenario's builder (build.ts). */
-export interface MenuBuilder {
-	template(source: string): Template;
-	reply(source: string): ActionConfig;
-	actions(defs: ActionDef[] | undefined): ActionConfig[];
-}
-
 /** The question and its numbered options, one message. */
-export function menuQuestion(menu: MenuDef, build: MenuBuilder): ActionConfig {
+export function menuQuestion(menu: MenuDef, build: PartBuilder): ActionConfig {
 	const question = menu.text === undefined ? undefined : build.template(menu.text);
 	const listing = menuListing(menu.options.map((o) => o.label));
 	return {
@@ -36,7 +34,7 @@ export function menuQuestion(menu: MenuDef, build: MenuBuilder): ActionConfig {
 	};
 }
 
-export function menuTransitions(menu: MenuDef, build: MenuBuilder): TransitionConfig[] {
+export function menuTransitions(menu: MenuDef, build: PartBuilder): TransitionConfig[] {
 	const prepared = prepareMenu(menu.options);
 	const options: TransitionConfig[] = menu.options.map((option, index) => ({
 		guard: { type: 'menuChoice', params: { menu: prepared, index } },

@@ -19,6 +19,7 @@ import {
 	type ClientProfile,
 	type MessageFields,
 	type OrderRecord,
+	type Template,
 } from '../format/templates';
 
 /**
@@ -268,4 +269,11 @@ export function allOf(parts: NamedGuard[]): GuardConfig {
 	return parts.length === 1
 		? parts[0]
 		: and<ConversationContext, Extract<ScenarioEvent, { type: 'MESSAGE' }>, NamedGuard[]>(parts);
+}
+
+/** What a part of the format built apart (menu.ts, call.ts) needs of the scenario's builder. */
+export interface PartBuilder {
+	template(source: string): Template;
+	reply(source: string): ActionConfig;
+	actions(defs: ActionDef[] | undefined): ActionConfig[];
 }

@@ -1,4 +1,4 @@
-import { declaredVariables } from '../../format/walk';
+import { declaredVariables } from '../../format/document-facts';
 import type { CompiledScenario } from '../../machine/compile';
 import { unfinished, type ConversationRecord } from '../../durability/record';
 import type { VersionRef } from './book';
