@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- end-to-end tooling: runs a real n8n and a Redis of the test's own, never loaded by n8n */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -144,7 +144,14 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 				seconds: Math.round((Date.now() - started) / 1000),
 			})}\n`,
 		);
-		if (final.missing.length > 0 || written.duplicates > 0)
+		if (final.missing.length > 0 || written.duplicates > 0) {
+			// Kept for reading after the run: every process's whole log.
+			const kept = mkdtempSync(path.join(tmpdir(), 'mb-redis-loss-logs-'));
+			const labelled = [n8n.main, ...n8n.workers].map(
+				(p, i) => `==== ${i === 0 ? 'main' : `worker ${i}`}\n${p.log()}`,
+			);
+			writeFileSync(path.join(kept, 'n8n.log'), labelled.join('\n'));
+			process.stdout.write(`redis loss test: the processes' logs kept in ${kept}\n`);
 			process.stdout.write(
 				`redis loss test, what the store and the service saw:${await explainInRedis(port, STATE_DB, final.missing)}${await timelines(emulator, final.missing, started)}\n${said(
 					/Messaging Bot|lost|Redis/i,
@@ -152,6 +159,7 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 					.slice(0, 40)
 					.join('\n')}\n`,
 			);
+		}
 		expectKept(final, PLAN, PLAN.clients);
 		// No reply twice; no conversation begun again (its replies would go back to step 0).
 		expect([written.duplicates, written.outOfStep]).toEqual([0, 0]);
