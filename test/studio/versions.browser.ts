@@ -9,7 +9,7 @@ import { splitVerdict } from '../../runtime/scenarios/analytics/verdict';
 import { ScenarioVersions } from '../../runtime/scenarios/offline/scenario-versions';
 import { SqliteStore } from '../../runtime/stores/sqlite';
 import { greetingOf } from '../scenarios/split-fixture';
-import { IMAGES, openBrowser, stateBox } from './page';
+import { IMAGES, editorText, openBrowser, stateBox } from './page';
 import { SHOP_V1, SHOP_V2, studioWithStore, talk } from './versions-fixture';
 
 /**
@@ -195,4 +195,54 @@ test('Roll Back to v1 into the file: the diff first, then version 3 holds versio
 	const written = JSON.parse(readFileSync(scenarioFile, 'utf8')) as typeof SHOP_V1;
 	expect(written).toEqual({ ...SHOP_V1, version: 3 });
 	await stateBox(page, 'welcome').waitFor();
+});
+
+test('a split test built in its form: variants with weights and shares, targets, a goal, End Test; no JSON typed', async () => {
+	const form = page.getByTestId('state-form');
+	await page.getByTestId('add-state').click();
+	await page.getByTestId('state-name').fill('greet');
+	await page.getByTestId('rename-state').click();
+	await stateBox(page, 'greet').waitFor();
+	await page.getByTestId('message-0').fill('Hi!');
+	await page.getByTestId('split-on').check();
+	await page.getByTestId('split-name').fill('greeting2');
+	await page.getByTestId('split-variant-0-name').fill('short');
+	await page.getByTestId('split-variant-0-weight').fill('1');
+	await page.getByTestId('split-variant-1-name').fill('warm');
+	await page.getByTestId('split-variant-1-weight').fill('3');
+	await page.getByTestId('split-variant-0-target').selectOption('menu');
+	await page.getByTestId('split-variant-1-target').selectOption('welcome');
+	// A third variant: the shares follow its weight; removed again.
+	await page.getByTestId('split-add-variant').click();
+	await expect(form.locator('.row-label').allTextContents()).resolves.toEqual(
+		expect.arrayContaining([
+			'weight (1.9 % of the clients)',
+			'weight (5.6 % of the clients)',
+			'weight (92.6 % of the clients)',
+		]),
+	);
+	await page.getByTestId('split-variant-2').getByText('Remove variant').click();
+	await page.getByTestId('split-goal-kind').selectOption('tag');
+	await page.getByTestId('split-goal-tag').fill('ordered');
+	await page.getByTestId('split-winner').selectOption('warm');
+	await expect(form.locator('.row-label').allTextContents()).resolves.toEqual(
+		expect.arrayContaining(['weight (25 % of the clients)', 'weight (75 % of the clients)']),
+	);
+	expect(JSON.parse(await editorText(page)).states.greet).toEqual({
+		messages: ['Hi!'],
+		split: {
+			name: 'greeting2',
+			variants: [
+				{ name: 'short', weight: 1, target: 'menu' },
+				{ name: 'warm', weight: 3, target: 'welcome' },
+			],
+			goal: { tag: 'ordered' },
+			winner: 'warm',
+		},
+	});
+	// Drawn as a split with its weights; valid (warnings, such as a state nothing leads to, apart).
+	await expect(
+		page.getByTestId('variants-greet').getByTestId('variant-greet-short').textContent(),
+	).resolves.toBe('shortweight 1 · 25%');
+	await expect(page.getByTestId('problems').textContent()).resolves.toContain('No problems');
 });

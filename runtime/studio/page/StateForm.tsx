@@ -5,12 +5,14 @@ import { asArray, type Json, type JsonObject } from './draft';
 import { ActionsForm } from './ActionsForm';
 import { Row, TextInput, binder, withField } from './fields';
 import { Menu } from './MenuForm';
+import { Split } from './SplitForm';
 import { Call, Choose } from './StepForms';
 import { Transitions } from './TransitionsForm';
 
 /**
  * One state's forms, labelled as the README's format table labels the parts of a state:
- * messages, actions, menu, on, capture, after, choose, call, fallback, end: every part a form.
+ * messages, actions, menu, on, capture, after, choose, call, split, fallback, end: every part a
+ * form.
  */
 
 export interface StateFormProps {
@@ -66,6 +68,11 @@ export function StateForm(props: StateFormProps) {
 				value={state.call}
 				states={states}
 				onChange={(v, field) => props.onChange(withField(state, 'call', v), field)}
+			/>
+			<Split
+				value={state.split}
+				states={states}
+				onChange={(v, field) => props.onChange(withField(state, 'split', v), field)}
 			/>
 			<Row label="fallback (said here when nothing matched)">
 				<TextInput templated {...field('fallback')} />
