@@ -53,12 +53,21 @@ export class PinnedDefinitions {
 		private readonly clock: { now(): number },
 	) {}
 
-	async prepare(record: ConversationRecord): Promise<void> {
+	/**
+	 * Undefined when there is nothing to wait for: the record is not pinned, or its definition is
+	 * ready and its use noted today (every message after the first, kept off the microtask queue).
+	 */
+	prepare(record: ConversationRecord): Promise<void> | undefined {
 		const live = this.live.get(record.scenario.id);
-		if (!live || live.version === record.scenario.version || record.ended) return;
+		if (!live || live.version === record.scenario.version || record.ended) return undefined;
 		const key = refKey(record.scenario);
-		if (!this.ready.has(key)) this.ready.set(key, await this.load(record.scenario));
-		if (this.ready.get(key)) await this.book.used(record.scenario, this.clock.now());
+		if (!this.ready.has(key)) return this.readyThenUsed(key, record.scenario);
+		return this.ready.get(key) && this.book.used(record.scenario, this.clock.now());
+	}
+
+	private async readyThenUsed(key: string, ref: VersionRef): Promise<void> {
+		this.ready.set(key, await this.load(ref));
+		if (this.ready.get(key)) await this.book.used(ref, this.clock.now());
 	}
 
 	get(ref: VersionRef): CompiledScenario | undefined {
