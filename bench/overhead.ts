@@ -86,6 +86,14 @@ export interface Side<R> {
 }
 
 const best = (runs: RunResult[]) => Math.max(...runs.map((r) => r.perSecond));
+const median = (values: number[]) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = sorted.length >> 1;
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+/** The median over rounds of each round's ratio: load from elsewhere that lasts a round cancels. */
+const pairedMedian = (ratio: (i: number) => number, rounds: number) =>
+	median(Array.from({ length: rounds }, (_, i) => ratio(i)));
 const leastCpu = (runs: RunResult[]) => Math.min(...runs.map((r) => r.cpuUs));
 
 /**
@@ -107,5 +115,11 @@ export function overheadRow(
 		[`CPU µs/message not / ${labels.short}`]: `${leastCpu(off).toFixed(0)} / ${leastCpu(on).toFixed(0)}`,
 		[`by CPU, ${labels.short} / not`]: cpuRatio.toFixed(3),
 		'within 5 %': within === 2 ? 'yes' : within === 1 ? 'one of two' : 'NO',
+		'round by round, median, wall / CPU': [
+			pairedMedian((i) => on[i].perSecond / off[i].perSecond, on.length),
+			pairedMedian((i) => off[i].cpuUs / on[i].cpuUs, on.length),
+		]
+			.map((r) => r.toFixed(3))
+			.join(' / '),
 	};
 }

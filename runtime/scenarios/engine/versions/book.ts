@@ -38,7 +38,7 @@ export const refKey = (ref: VersionRef): string => `${ref.id}@${ref.version}`;
 const hashes = new WeakMap<object, string>();
 
 /** A short hash of a document's content (FNV-1a, twice 32 bits): equal content, equal hash. */
-function contentHash(document: object): string {
+export function contentHash(document: object): string {
 	let hash = hashes.get(document);
 	if (hash === undefined) hashes.set(document, (hash = hashOf(JSON.stringify(document))));
 	return hash;
