@@ -1,13 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { compileScenario, ScenarioEngine, type CompiledScenario } from '../runtime/scenarios';
+import { compileScenario, type CompiledScenario } from '../runtime/scenarios';
 import { definitionReads } from '../runtime/scenarios/engine/versions/pinned';
-import { SqliteStore } from '../runtime/stores/sqlite';
-import { HistoryApi } from './history-api';
-import { CLIENTS, clients, messages, order } from './order-traffic';
+import { CLIENTS, order } from './order-traffic';
+import { alternate, CONCURRENCY, handleOn, overheadRow, seedFile } from './overhead';
 import { table } from './lib';
 
 /**
@@ -18,36 +17,13 @@ import { table } from './lib';
  */
 const ROUNDS = Number(process.env.BENCH_PIN_ROUNDS ?? 5);
 const MESSAGES = Number(process.env.BENCH_PIN_MESSAGES ?? 10_000);
-const CONCURRENCY = 50;
-const START = 3 * CLIENTS;
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
-async function run(
-	file: string,
-	live: CompiledScenario,
-): Promise<{ perSecond: number; cpuUs: number; reads: number }> {
-	const store = new SqliteStore(file);
-	const engine = new ScenarioEngine({
-		scenarios: [live],
-		store,
-		api: new HistoryApi(clients),
-		clock: { now: () => Date.now() },
-	});
-	const events = messages(START + MESSAGES, 'm').slice(START);
+/** One run, with the v1 definitions it read from the store. */
+async function run(file: string, live: CompiledScenario) {
 	const reads = definitionReads.count;
-	let next = 0;
-	const cpu = process.cpuUsage();
-	const started = performance.now();
-	await Promise.all(
-		Array.from({ length: CONCURRENCY }, async () => {
-			while (next < events.length) await engine.handle(events[next++]);
-		}),
-	);
-	const perSecond = events.length / ((performance.now() - started) / 1000);
-	const used = process.cpuUsage(cpu);
-	await store.close();
-	const cpuUs = (used.user + used.system) / events.length;
-	return { perSecond, cpuUs, reads: definitionReads.count - reads };
+	const result = await handleOn(file, live, MESSAGES);
+	return { ...result, reads: definitionReads.count - reads };
 }
 
 async function main(): Promise<void> {
@@ -55,55 +31,21 @@ async function main(): Promise<void> {
 	try {
 		// Every client's conversation started on v1 (the first three messages), then the file kept.
 		const seed = path.join(dir, 'seed.sqlite');
-		const warm = new SqliteStore(seed);
-		const engine = new ScenarioEngine({
-			scenarios: [order],
-			store: warm,
-			api: new HistoryApi(clients),
-			clock: { now: () => Date.now() },
-		});
-		for (const event of messages(START, 'm')) await engine.handle(event);
-		await warm.close();
+		await seedFile(seed, order);
 		const v2 = compileScenario({ ...order.document, version: order.version + 1 });
-		const off: Array<{ perSecond: number; cpuUs: number }> = [];
-		const on: typeof off = [];
-		const reads: number[] = [];
-		for (let round = 0; round < ROUNDS; round++) {
-			// Each side goes first in every other round: the process warming up favours neither.
-			const sides = [
-				[order, off],
-				[v2, on],
-			] as const;
-			for (const [live, into] of round % 2 === 0 ? sides : [...sides].reverse()) {
-				const file = path.join(dir, `r${round}-${live.version}.sqlite`);
-				copyFileSync(seed, file);
-				const result = await run(file, live);
-				into.push(result);
-				if (live === v2) reads.push(result.reads);
-			}
-		}
-		const best = (runs: typeof off) => Math.max(...runs.map((r) => r.perSecond));
-		const leastCpu = (runs: typeof off) => Math.min(...runs.map((r) => r.cpuUs));
-		const ratio = best(on) / best(off);
-		const cpuRatio = leastCpu(off) / leastCpu(on);
+		const [off, on] = await alternate(dir, ROUNDS, [
+			{ seed, run: async (file) => await run(file, order) },
+			{ seed, run: async (file) => await run(file, v2) },
+		]);
 		out(
 			`Finish on Their Version: ${MESSAGES.toLocaleString('en')} messages of ${CLIENTS.toLocaleString('en')} conversations started on v1, SQLite, ${CONCURRENCY} in flight, best of ${ROUNDS} alternate runs each (by CPU: this process's CPU time per message, least of the runs; each run a new store connection: a new process as far as the cache goes):`,
 		);
+		const labels = { off: 'live v1 (not pinned)', on: 'live v2, pinned to v1', short: 'pinned' };
 		out(
 			table([
 				{
-					'live v1 (not pinned), messages/s': Math.round(best(off)).toLocaleString('en'),
-					'live v2, pinned to v1, messages/s': Math.round(best(on)).toLocaleString('en'),
-					'pinned / not': ratio.toFixed(3),
-					'CPU µs/message not / pinned': `${leastCpu(off).toFixed(0)} / ${leastCpu(on).toFixed(0)}`,
-					'by CPU, pinned / not': cpuRatio.toFixed(3),
-					'within 5 %':
-						ratio >= 0.95 && cpuRatio >= 0.95
-							? 'yes'
-							: ratio >= 0.95 || cpuRatio >= 0.95
-								? 'one of two'
-								: 'NO',
-					'v1 definition reads per run': reads.join(', '),
+					...overheadRow(labels, off, on),
+					'v1 definition reads per run': on.map((r) => r.reads).join(', '),
 				},
 			]),
 		);

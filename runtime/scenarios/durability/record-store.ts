@@ -43,7 +43,7 @@ export class ConversationStore {
 	 * Readies what stepping a record read needs (the definition of the older version it is pinned
 	 * to, engine/versions/pinned.ts).
 	 */
-	prepare?: (record: ConversationRecord) => Promise<void>;
+	prepare?: (record: ConversationRecord) => Promise<void> | undefined;
 
 	/**
 	 * Called before a step's write that starts a conversation or puts it on another scenario
@@ -81,7 +81,9 @@ export class ConversationStore {
 			: this.fallback
 				? await this.fallback(key)
 				: { record: undefined, version: 0 };
-		if (loaded.record && this.prepare) await this.prepare(loaded.record);
+		// Most reads need nothing readied: they are not held up by an await.
+		const readying = loaded.record && this.prepare?.(loaded.record);
+		if (readying) await readying;
 		return loaded;
 	}
 

@@ -34,9 +34,17 @@ const LIST_LIMIT = 1000;
 
 export const refKey = (ref: VersionRef): string => `${ref.id}@${ref.version}`;
 
+/** Each compiled document's hash, worked out once: an engine made per execution hashes nothing. */
+const hashes = new WeakMap<object, string>();
+
 /** A short hash of a document's content (FNV-1a, twice 32 bits): equal content, equal hash. */
-function contentHash(document: unknown): string {
-	const text = JSON.stringify(document);
+export function contentHash(document: object): string {
+	let hash = hashes.get(document);
+	if (hash === undefined) hashes.set(document, (hash = hashOf(JSON.stringify(document))));
+	return hash;
+}
+
+function hashOf(text: string): string {
 	let a = 0x811c9dc5;
 	let b = 0x01000193;
 	for (let i = 0; i < text.length; i++) {
@@ -94,9 +102,12 @@ export class VersionBook {
 		});
 	}
 
-	/** Notes that a conversation pinned to `ref` was stepped: its definition is kept on. */
-	async used(ref: VersionRef, now: number): Promise<void> {
-		await this.oncePerDay(`used|${refKey(ref)}`, now, async () => {
+	/**
+	 * Notes that a conversation pinned to `ref` was stepped: its definition is kept on. Undefined
+	 * when it was noted today already (nothing to wait for).
+	 */
+	used(ref: VersionRef, now: number): Promise<void> | undefined {
+		return this.oncePerDay(`used|${refKey(ref)}`, now, async () => {
 			await this.update(ref, now, (found) => found && { ...found, lastUsed: now });
 		});
 	}
@@ -152,17 +163,22 @@ export class VersionBook {
 		}
 	}
 
-	private async oncePerDay(what: string, now: number, work: () => Promise<void>): Promise<void> {
+	/** `work`, unless this process did it less than a day ago (then undefined: nothing to wait for). */
+	private oncePerDay(
+		what: string,
+		now: number,
+		work: () => Promise<void>,
+	): Promise<void> | undefined {
 		let times = written.get(this.store);
 		if (!times) written.set(this.store, (times = new Map()));
 		const key = `${this.scope}|${what}`;
 		const last = times.get(key);
-		if (last !== undefined && now - last < DAY && now >= last) return;
+		if (last !== undefined && now - last < DAY && now >= last) return undefined;
 		times.set(key, now);
 		const done = work();
 		// A failed write is tried again by the next caller.
 		done.catch(() => times.delete(key));
-		await done;
+		return done;
 	}
 }
 

@@ -1,7 +1,7 @@
 import type { StateStore } from '../../../stores/types';
 import { compileScenario, type CompiledScenario } from '../../machine/compile';
 import type { ConversationRecord } from '../../durability/record';
-import { refKey, type VersionBook, type VersionRef } from './book';
+import { contentHash, refKey, type VersionBook, type VersionRef } from './book';
 
 /**
  * What a live conversation runs on when its scenario has a newer version: `finish` (Finish on
@@ -24,6 +24,19 @@ function cacheOf(store: StateStore): Map<string, Promise<CompiledScenario | unde
 	return cache;
 }
 
+/**
+ * Compiled definitions by version and content, for the whole process: a definition read from a
+ * store that this process compiled already (given to an engine, or read before through another
+ * store) steps on that same machine, warm, instead of a new one built per read.
+ */
+const compiledByContent = new Map<string, CompiledScenario>();
+const contentKey = (ref: VersionRef, document: object) => `${refKey(ref)}#${contentHash(document)}`;
+
+function keep<V>(map: Map<string, V>, key: string, value: V): void {
+	map.set(key, value);
+	if (map.size > KEPT) map.delete(map.keys().next().value as string);
+}
+
 /** A version this process compiled itself needs no read: the engines given it put it here. */
 export function rememberDefinition(
 	store: StateStore,
@@ -33,6 +46,8 @@ export function rememberDefinition(
 	const cache = cacheOf(store);
 	const key = `${scope}|${refKey(compiled)}`;
 	if (!cache.has(key)) cache.set(key, Promise.resolve(compiled));
+	const content = contentKey(compiled, compiled.document);
+	if (!compiledByContent.has(content)) keep(compiledByContent, content, compiled);
 }
 
 /** How many definitions this process read from the store (the benchmark's and tests' count). */
@@ -53,12 +68,21 @@ export class PinnedDefinitions {
 		private readonly clock: { now(): number },
 	) {}
 
-	async prepare(record: ConversationRecord): Promise<void> {
+	/**
+	 * Undefined when there is nothing to wait for: the record is not pinned, or its definition is
+	 * ready and its use noted today (every message after the first, kept off the microtask queue).
+	 */
+	prepare(record: ConversationRecord): Promise<void> | undefined {
 		const live = this.live.get(record.scenario.id);
-		if (!live || live.version === record.scenario.version || record.ended) return;
+		if (!live || live.version === record.scenario.version || record.ended) return undefined;
 		const key = refKey(record.scenario);
-		if (!this.ready.has(key)) this.ready.set(key, await this.load(record.scenario));
-		if (this.ready.get(key)) await this.book.used(record.scenario, this.clock.now());
+		if (!this.ready.has(key)) return this.readyThenUsed(key, record.scenario);
+		return this.ready.get(key) && this.book.used(record.scenario, this.clock.now());
+	}
+
+	private async readyThenUsed(key: string, ref: VersionRef): Promise<void> {
+		this.ready.set(key, await this.load(ref));
+		if (this.ready.get(key)) await this.book.used(ref, this.clock.now());
 	}
 
 	get(ref: VersionRef): CompiledScenario | undefined {
@@ -72,8 +96,7 @@ export class PinnedDefinitions {
 		let found = cache.get(key);
 		if (!found) {
 			found = this.read(ref);
-			cache.set(key, found);
-			if (cache.size > KEPT) cache.delete(cache.keys().next().value as string);
+			keep(cache, key, found);
 			// A failed read is tried again by the next conversation that needs it.
 			found.catch(() => cache.delete(key));
 		}
@@ -83,6 +106,10 @@ export class PinnedDefinitions {
 	private async read(ref: VersionRef): Promise<CompiledScenario | undefined> {
 		definitionReads.count++;
 		const stored = await this.book.definition(ref);
-		return stored && compileScenario(stored.document);
+		if (!stored) return undefined;
+		const content = contentKey(ref, stored.document);
+		let compiled = compiledByContent.get(content);
+		if (!compiled) keep(compiledByContent, content, (compiled = compileScenario(stored.document)));
+		return compiled;
 	}
 }

@@ -41,7 +41,7 @@ export class Versioning {
 		this.mover = new ConversationMover({ ...o, book: this.book, pinned: this.pinned });
 		o.conversations.onVersion = async (key, record, now) =>
 			await this.book.noteConversation(record.scenario, key, now);
-		if (o.mode === 'finish') o.conversations.prepare = async (r) => await this.pinned.prepare(r);
+		if (o.mode === 'finish') o.conversations.prepare = (r) => this.pinned.prepare(r);
 	}
 
 	/** What the stepper steps a pinned conversation with (none under Move to This Version). */

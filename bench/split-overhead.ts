@@ -1,0 +1,72 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { compileScenario, type CompiledScenario } from '../runtime/scenarios';
+import type { ScenarioDocument } from '../runtime/scenarios/format/schema';
+import { CLIENTS, order } from './order-traffic';
+import { alternate, CONCURRENCY, handleOn, overheadRow, seedFile } from './overhead';
+import { table } from './lib';
+
+/**
+ * What a split step costs: the order-status example against the same scenario with a 50/50 split
+ * on the way back from "status" to "ask_number" (both variants lead there, the goal "status"), so
+ * every other message of the bench's loop goes through the split: the client's variant kept on
+ * the conversation, read back, and counted. Same run, alternately, best of ROUNDS each, each run
+ * on a copy of its side's SQLite file.
+ */
+const ROUNDS = Number(process.env.BENCH_SPLIT_ROUNDS ?? 5);
+const MESSAGES = Number(process.env.BENCH_SPLIT_MESSAGES ?? 10_000);
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+/** The example with "status" → "order" sent through a split whose variants both lead on. */
+function withSplit(document: ScenarioDocument): CompiledScenario {
+	const status = document.states.status;
+	const on = (status.on ?? []).map((rule) =>
+		rule.target === 'ask_number' ? { ...rule, target: 'pick' } : rule,
+	);
+	return compileScenario({
+		...document,
+		states: {
+			...document.states,
+			status: { ...status, on },
+			pick: {
+				split: {
+					name: 'bench',
+					variants: [
+						{ name: 'a', weight: 50, target: 'ask_number' },
+						{ name: 'b', weight: 50, target: 'ask_number' },
+					],
+					goal: { state: 'status' },
+				},
+			},
+		},
+	});
+}
+
+async function main(): Promise<void> {
+	const dir = mkdtempSync(path.join(tmpdir(), 'mb-split-bench-'));
+	try {
+		const split = withSplit(order.document);
+		const [plain, splitSeed] = [path.join(dir, 'plain.sqlite'), path.join(dir, 'split.sqlite')];
+		await seedFile(plain, order);
+		await seedFile(splitSeed, split);
+		const [off, on] = await alternate(dir, ROUNDS, [
+			{ seed: plain, run: async (file) => await handleOn(file, order, MESSAGES) },
+			{ seed: splitSeed, run: async (file) => await handleOn(file, split, MESSAGES) },
+		]);
+		out(
+			`Split step: ${MESSAGES.toLocaleString('en')} messages of ${CLIENTS.toLocaleString('en')} conversations, every other one through a 50/50 split, SQLite, ${CONCURRENCY} in flight, best of ${ROUNDS} alternate runs each (by CPU: this process's CPU time per message, least of the runs):`,
+		);
+		const labels = { off: 'no split', on: 'with the split', short: 'split' };
+		out(table([overheadRow(labels, off, on)]));
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`${String(error)}\n`);
+	process.exitCode = 1;
+});
