@@ -9,10 +9,14 @@
  * mb_batch_each (the former mb_batch, renamed) then writes it without counting, and mb_batch
  * counts the writes whose answer is a version. A batch built the older way (counts as the last
  * parameter, from a process not yet upgraded) is still counted, write by write, inside it.
+ *
+ * No JIT: the planner takes each set-returning function for a hundred rows, so it guesses a
+ * million for the three nested here, and would compile the statement (tens of ms) at every batch.
  */
 export const SUMMED_BATCH_FUNCTION = (s: string) => `
 ALTER FUNCTION ${s}.mb_batch(jsonb) RENAME TO mb_batch_each;
-CREATE FUNCTION ${s}.mb_batch(p_ops jsonb) RETURNS jsonb LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+CREATE FUNCTION ${s}.mb_batch(p_ops jsonb) RETURNS jsonb LANGUAGE plpgsql SET search_path FROM CURRENT
+SET jit = off AS $$
 DECLARE answers jsonb := mb_batch_each(p_ops); latest bigint;
 BEGIN
 	-- The latest moment a kept write counted at: a hash past its deadline then starts again.
