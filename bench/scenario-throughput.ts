@@ -14,7 +14,7 @@ import { PostgresStore } from '../runtime/stores/postgres';
 import { RedisStore } from '../runtime/stores/redis';
 import { SqliteStore } from '../runtime/stores/sqlite';
 import { createTestDatabase, dropTestDatabase } from '../test/helpers/postgres-db';
-import { countersOverhead, counterSize } from './counters-overhead';
+import { countersOverhead, counterSize, type CounterStore } from './counters-overhead';
 import { HistoryApi } from './history-api';
 import { CLIENTS, clients, messages, order } from './order-traffic';
 import { percentile, table } from './lib';
@@ -32,7 +32,8 @@ const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
 const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 // BENCH_PG_FLUSH=0: the PostgreSQL store with Flush Each Write to Disk off (synchronous_commit off).
 const PG_FLUSH = process.env.BENCH_PG_FLUSH !== '0';
-// BENCH_STORES=sqlite,postgres: only these stores' throughput runs (and no counters or storage).
+// BENCH_STORES=sqlite,postgres: only these stores' throughput runs (and no counters or storage);
+// with BENCH_ONLY=counters, only these stores' counters.
 const STORES = process.env.BENCH_STORES?.split(',');
 const benched = (store: string) => !STORES || STORES.includes(store);
 
@@ -130,7 +131,7 @@ async function dropKeys(pattern: string): Promise<void> {
 	}
 }
 
-/** The counters on against off, each store (BENCH_ONLY=counters: only this). */
+/** The counters on against off, each store (BENCH_ONLY=counters: only this, BENCH_STORES: those). */
 async function counters(
 	dir: string,
 	events: MessageReceived[],
@@ -138,16 +139,26 @@ async function counters(
 	pg: PostgresCredential,
 	out: (line?: string) => void,
 ): Promise<void> {
+	const stores: Array<CounterStore & { kind: string }> = [
+		{ kind: 'memory', name: 'MemoryStore', open: () => new MemoryStore() },
+		{
+			kind: 'sqlite',
+			name: 'SqliteStore',
+			open: (i) => new SqliteStore(path.join(dir, `k${i}.sqlite`)),
+		},
+		{
+			kind: 'redis',
+			name: 'RedisStore',
+			open: (i) => new RedisStore(REDIS_URL, `${redisPrefix}-k${i}`),
+		},
+		{
+			kind: 'postgres',
+			name: 'PostgresStore',
+			open: (i) => new PostgresStore({ ...pg, schema: `k${i}`, flushEachWrite: PG_FLUSH }),
+		},
+	];
 	await countersOverhead(
-		[
-			{ name: 'MemoryStore', open: () => new MemoryStore() },
-			{ name: 'SqliteStore', open: (i) => new SqliteStore(path.join(dir, `k${i}.sqlite`)) },
-			{ name: 'RedisStore', open: (i) => new RedisStore(REDIS_URL, `${redisPrefix}-k${i}`) },
-			{
-				name: 'PostgresStore',
-				open: (i) => new PostgresStore({ ...pg, schema: `k${i}`, flushEachWrite: PG_FLUSH }),
-			},
-		],
+		stores.filter((s) => benched(s.kind)),
 		events,
 		async (open, list, analytics) =>
 			list.length / ((await withStore(open, list, CONCURRENCY, analytics)).ms / 1000),

@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- a batch is sent on the event loop's next turn, so that writes issued together share one commit */
 import type { QueryResultRow } from 'pg';
 
+import { batchOp } from './postgres-batch-counts';
 import { BATCHED } from './postgres-schema';
 
 export type Result<R extends QueryResultRow = QueryResultRow> = { rows: R[]; rowCount: number };
@@ -34,7 +35,7 @@ export class WriteBatcher {
 
 	constructor(
 		/** Several writes in one statement (mb_batch): their answers, in order. */
-		private readonly together: (ops: Array<{ op: string; a: unknown[] }>) => Promise<unknown[]>,
+		private readonly together: (ops: Array<ReturnType<typeof batchOp>>) => Promise<unknown[]>,
 		/** One write alone, with its retries (PostgresPool.run's own path). */
 		private readonly alone: (name: string, values: unknown[]) => Promise<Answer>,
 		/** The connection broke (undefined: the server answered). */
@@ -73,7 +74,7 @@ export class WriteBatcher {
 		}
 		let answers: unknown[];
 		try {
-			answers = await this.together(batch.map((p) => ({ op: p.name, a: p.values })));
+			answers = await this.together(batch.map((p) => batchOp(p.name, p.values)));
 		} catch (error) {
 			// Rolled back whole (a deadlock with another process, say): each alone, so one write's
 			// failure is its own. A connection that broke: whether it committed is unknown.

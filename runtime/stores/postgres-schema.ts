@@ -1,4 +1,5 @@
 import { StateStoreError } from './errors';
+import { SUMMED_BATCH_FUNCTION } from './postgres-batch-counts';
 
 /**
  * The PostgreSQL store's tables, functions and statements, in a schema of the user's choice. The
@@ -49,6 +50,8 @@ ${ENQUEUE_FUNCTION(s)}`,
 CREATE TABLE ${s}.marker (name text COLLATE "C" PRIMARY KEY, value text NOT NULL);
 ${APPEND_FUNCTION(s)}
 ${BATCH_FUNCTION(s)}`,
+	// A batch's counts summed and written once (postgres-batch-counts.ts).
+	(s) => SUMMED_BATCH_FUNCTION(s),
 ];
 
 /**

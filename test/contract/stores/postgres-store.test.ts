@@ -4,7 +4,12 @@ import path from 'node:path';
 
 import type { PostgresCredential } from '../../../runtime/stores/postgres-options';
 import { pingPostgres, PostgresStore } from '../../../runtime/stores/postgres';
-import { postgresDdl } from '../../../runtime/stores/postgres-schema';
+import {
+	MIGRATIONS,
+	postgresDdl,
+	quoteIdentifier,
+	VERSION_TABLE,
+} from '../../../runtime/stores/postgres-schema';
 import { openCountersReadOnly } from '../../../runtime/stores/read-only';
 import { createTestDatabase, dropTestDatabase, queryTest } from '../../helpers/postgres-db';
 
@@ -34,7 +39,39 @@ describe('PostgreSQL store: its schema', () => {
 			pg,
 			'SELECT version FROM "Bots_Here".schema_version',
 		);
-		expect(versions).toEqual([{ version: 1 }, { version: 2 }]);
+		expect(versions).toEqual(MIGRATIONS.map((_, i) => ({ version: i + 1 })));
+	});
+
+	it('brings a schema of an earlier release up to date; a batch sent the earlier way still counts', async () => {
+		const s = quoteIdentifier('earlier');
+		const steps = MIGRATIONS.slice(0, 2).map(
+			(m, i) => `${m(s)};\nINSERT INTO ${s}.schema_version (version) VALUES (${i + 1})`,
+		);
+		await queryTest(
+			pg,
+			[`CREATE SCHEMA ${s}`, `SET search_path TO ${s}`, VERSION_TABLE(s), ...steps].join(';\n'),
+		);
+		const store = new PostgresStore({ ...pg, schema: 'earlier' });
+		expect(await store.write('c', 'k0', 'v', 0)).toBe(1);
+		// A process of the earlier release: each write's counts as mb_write's last parameter.
+		const counts = (n: number) => JSON.stringify([{ k: 'h', i: { a: n }, e: 2 * Date.now() }]);
+		const write = (key: string, n: number) => ({
+			op: 'write',
+			a: ['c', key, 'v', 0, Date.now(), null, 0, null, null, null, null, 'n', counts(n)],
+		});
+		const [{ answers }] = await queryTest<{ answers: unknown[] }>(
+			pg,
+			'SELECT earlier.mb_batch($1::jsonb) AS answers',
+			[JSON.stringify([write('k1', 1), write('k1', 10), write('k2', 100)])],
+		);
+		expect(answers).toEqual([1, null, 1]);
+		expect(await store.counters('n', '')).toEqual([{ key: 'h', fields: { a: 101 } }]);
+		await store.close();
+		const versions = await queryTest<{ version: number }>(
+			pg,
+			'SELECT version FROM earlier.schema_version ORDER BY version',
+		);
+		expect(versions).toEqual(MIGRATIONS.map((_, i) => ({ version: i + 1 })));
 	});
 
 	it('refuses a schema name that is not a plain identifier, saying the rule', async () => {
