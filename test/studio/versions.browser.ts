@@ -216,18 +216,27 @@ test('a split test built in its form: variants with weights and shares, targets,
 	await page.getByTestId('split-add-variant').click();
 	await expect(form.locator('.row-label').allTextContents()).resolves.toEqual(
 		expect.arrayContaining([
-			'weight (1.9 % of the clients)',
-			'weight (5.6 % of the clients)',
-			'weight (92.6 % of the clients)',
+			'weight (1.9 % of new clients)',
+			'weight (5.6 % of new clients)',
+			'weight (92.6 % of new clients)',
 		]),
 	);
 	await page.getByTestId('split-variant-2').getByText('Remove variant').click();
 	await page.getByTestId('split-goal-kind').selectOption('tag');
 	await page.getByTestId('split-goal-tag').fill('ordered');
+	await expect(form.locator('.row-label').allTextContents()).resolves.toEqual(
+		expect.arrayContaining(['weight (25 % of new clients)', 'weight (75 % of new clients)']),
+	);
+	// Drawn as a split with its weights and shares.
+	const variant = (name: string) =>
+		page.getByTestId('variants-greet').getByTestId(`variant-greet-${name}`).textContent();
+	await expect(variant('short')).resolves.toBe('shortweight 1 · 25%');
+	// End Test: every new client gets the winner, in the form and on the canvas.
 	await page.getByTestId('split-winner').selectOption('warm');
 	await expect(form.locator('.row-label').allTextContents()).resolves.toEqual(
-		expect.arrayContaining(['weight (25 % of the clients)', 'weight (75 % of the clients)']),
+		expect.arrayContaining(['weight (0 % of new clients)', 'weight (100 % of new clients)']),
 	);
+	await expect(variant('short')).resolves.toBe('shortweight 1 · 0%');
 	expect(JSON.parse(await editorText(page)).states.greet).toEqual({
 		messages: ['Hi!'],
 		split: {
@@ -240,9 +249,6 @@ test('a split test built in its form: variants with weights and shares, targets,
 			winner: 'warm',
 		},
 	});
-	// Drawn as a split with its weights; valid (warnings, such as a state nothing leads to, apart).
-	await expect(
-		page.getByTestId('variants-greet').getByTestId('variant-greet-short').textContent(),
-	).resolves.toBe('shortweight 1 · 25%');
+	// Valid (warnings, such as a state nothing leads to, apart).
 	await expect(page.getByTestId('problems').textContent()).resolves.toContain('No problems');
 });

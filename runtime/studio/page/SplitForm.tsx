@@ -1,6 +1,7 @@
 import { ActionsAndTarget } from './ActionsForm';
 import { asArray, asObject, isObject, type Json, type JsonObject } from './draft';
 import { NumberInput, ObjectPart, Row, TargetSelect, TextInput, withField } from './fields';
+import { splitRows } from './split-view';
 
 /**
  * A state's `split`: each client goes down one variant by weight, the same one every time. Its
@@ -41,6 +42,7 @@ export function Split(props: SplitProps) {
 						/>
 					</Row>
 					<Variants
+						split={split}
 						value={split.variants}
 						states={props.states}
 						onChange={(next, field) => props.onChange(withField(split, 'variants', next), field)}
@@ -72,17 +74,15 @@ function variantNames(variants: Json | undefined): string[] {
 		.filter((name): name is string => typeof name === 'string' && name !== '');
 }
 
-/** Each variant with its share of the clients: its weight over the sum of the weights. */
+/** Each variant with its share of new clients, as the canvas draws it (all to the winner, if set). */
 function Variants(props: {
+	split: JsonObject;
 	value: Json | undefined;
 	states: string[];
 	onChange(variants: Json[], field: string): void;
 }) {
 	const variants = asArray(props.value);
-	const total = variants.reduce<number>((sum, v) => {
-		const weight = asObject(v).weight;
-		return sum + (typeof weight === 'number' && weight > 0 ? weight : 0);
-	}, 0);
+	const rows = splitRows({ split: props.split }) ?? [];
 	return (
 		<>
 			{variants.map((item, i) => {
@@ -92,8 +92,6 @@ function Variants(props: {
 						variants.map((x, j) => (j === i ? withField(variant, key, v) : x)),
 						`split.variants${i}.${key}`,
 					);
-				const weight = typeof variant.weight === 'number' ? variant.weight : 0;
-				const share = total > 0 && weight > 0 ? Math.round((1000 * weight) / total) / 10 : 0;
 				return (
 					<div className="transition" key={i} data-testid={`split-variant-${i}`}>
 						<Row label={`variant ${i + 1}`}>
@@ -104,7 +102,7 @@ function Variants(props: {
 								onChange={(v) => set('name', v ?? '')}
 							/>
 						</Row>
-						<Row label={`weight (${share} % of the clients)`}>
+						<Row label={`weight (${rows[i]?.share ?? 0} % of new clients)`}>
 							<NumberInput
 								value={variant.weight}
 								testId={`split-variant-${i}-weight`}

@@ -19,7 +19,7 @@ const obj = (value: unknown): Obj =>
 	value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {};
 
 /** The state's variants, or undefined when it is no split step. */
-function splitRows(state: unknown): VariantRow[] | undefined {
+export function splitRows(state: unknown): VariantRow[] | undefined {
 	const split = obj(state).split;
 	if (split === undefined) return undefined;
 	const variants = Array.isArray(obj(split).variants) ? (obj(split).variants as unknown[]) : [];
