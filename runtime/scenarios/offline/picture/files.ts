@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the PNG picture's fonts are files shipped beside this module (dist/lib/fonts), read once per process when a text needs them; node:zlib compresses the PNG natively (a JavaScript deflate took seconds on a large picture) */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { constants, deflateRawSync } from 'node:zlib';
+import { constants, crc32 as zlibCrc32, deflateRawSync } from 'node:zlib';
 
 /**
  * What the PNG picture takes from Node.js, in one module shipped as dist/lib/picture-files.js:
@@ -46,4 +46,9 @@ export function adler32(adler: number, data: Uint8Array): number {
 		b %= 65521;
 	}
 	return ((b << 16) | a) >>> 0;
+}
+
+/** CRC-32 of `data`, as a PNG chunk ends with (Node's zlib, native). */
+export function crc32(data: Uint8Array): number {
+	return zlibCrc32(data);
 }

@@ -122,23 +122,12 @@ export function cover(
 	w: number,
 	h: number,
 ) {
-	// Edges as [top y, bottom y, x at top, dx per y, winding], in one array (no garbage per row).
-	const edges: number[] = [];
-	for (const ring of outline)
-		for (let i = 0; i < ring.length; i++) {
-			const [a, b] = [ring[i], ring[(i + 1) % ring.length]];
-			if (a.y === b.y) continue;
-			const [top, bottom] = a.y < b.y ? [a, b] : [b, a];
-			edges.push(
-				top.y,
-				bottom.y,
-				top.x,
-				(bottom.x - top.x) / (bottom.y - top.y),
-				a.y < b.y ? 1 : -1,
-			);
-		}
+	const edges = edgesOf(outline);
 	const xs: number[] = [];
 	const dirs: number[] = [];
+	// A span's whole pixels are added once per pixel row, as a step up and down summed across
+	// the row (four sample rows' spans cost their ends, not their length).
+	const steps = new Float32Array(w + 1);
 	for (let row = 0; row < h * SAMPLES; row++) {
 		const sy = y0 + (row + 0.5) / SAMPLES;
 		xs.length = 0;
@@ -156,13 +145,40 @@ export function cover(
 		let winding = 0;
 		for (let i = 0; i < xs.length - 1; i++) {
 			winding += dirs[i];
-			if (winding !== 0) span(mask, line, w, xs[i] - x0, xs[i + 1] - x0);
+			if (winding !== 0) span(mask, steps, line, w, xs[i] - x0, xs[i + 1] - x0);
 		}
+		if (row % SAMPLES === SAMPLES - 1) addSteps(mask, steps, line, w);
 	}
 }
 
-/** One sample row's span [from, to) in pixels of its row, partial pixels at both ends. */
-function span(mask: Float32Array, line: number, w: number, from: number, to: number) {
+/** Edges as [top y, bottom y, x at top, dx per y, winding], in one array (no garbage per row). */
+function edgesOf(outline: Outline): number[] {
+	const edges: number[] = [];
+	for (const ring of outline)
+		for (let i = 0; i < ring.length; i++) {
+			const [a, b] = [ring[i], ring[(i + 1) % ring.length]];
+			if (a.y === b.y) continue;
+			const [top, bottom] = a.y < b.y ? [a, b] : [b, a];
+			edges.push(
+				top.y,
+				bottom.y,
+				top.x,
+				(bottom.x - top.x) / (bottom.y - top.y),
+				a.y < b.y ? 1 : -1,
+			);
+		}
+	return edges;
+}
+
+/** One sample row's span [from, to): partial pixels at both ends, whole ones as a step. */
+function span(
+	mask: Float32Array,
+	steps: Float32Array,
+	line: number,
+	w: number,
+	from: number,
+	to: number,
+) {
 	const a = Math.max(0, from);
 	const b = Math.min(w, to);
 	if (b <= a) return;
@@ -174,6 +190,20 @@ function span(mask: Float32Array, line: number, w: number, from: number, to: num
 		return;
 	}
 	mask[line + first] += (first + 1 - a) * unit;
-	for (let x = first + 1; x < last && x < w; x++) mask[line + x] += unit;
+	if (first + 1 < last) {
+		steps[first + 1] += unit;
+		steps[last] -= unit;
+	}
 	if (last < w) mask[line + last] += (b - last) * unit;
+}
+
+/** The row's steps summed across into its pixels, and cleared for the next row. */
+function addSteps(mask: Float32Array, steps: Float32Array, line: number, w: number) {
+	let level = 0;
+	for (let x = 0; x < w; x++) {
+		level += steps[x];
+		steps[x] = 0;
+		if (level !== 0) mask[line + x] += level;
+	}
+	steps[w] = 0;
 }
