@@ -123,6 +123,13 @@ export function cover(
 	h: number,
 ) {
 	const edges = edgesOf(outline);
+	// Edges by their top, taken in as the sample rows reach them and dropped once passed: a row
+	// looks at the few edges it may cross, not all of the outline's.
+	const order = Array.from({ length: edges.length / 5 }, (_, i) => i * 5).sort(
+		(a, b) => edges[a] - edges[b],
+	);
+	let next = 0;
+	const active: number[] = [];
 	const xs: number[] = [];
 	const dirs: number[] = [];
 	// A span's whole pixels are added once per pixel row, as a step up and down summed across
@@ -130,10 +137,13 @@ export function cover(
 	const steps = new Float32Array(w + 1);
 	for (let row = 0; row < h * SAMPLES; row++) {
 		const sy = y0 + (row + 0.5) / SAMPLES;
+		while (next < order.length && edges[order[next]] <= sy) active.push(order[next++]);
 		xs.length = 0;
 		dirs.length = 0;
-		for (let e = 0; e < edges.length; e += 5) {
-			if (sy < edges[e] || sy >= edges[e + 1]) continue;
+		let kept = 0;
+		for (const e of active) {
+			if (sy >= edges[e + 1]) continue;
+			active[kept++] = e;
 			const x = edges[e + 2] + (sy - edges[e]) * edges[e + 3];
 			// Insertion in order of x: a row crosses few edges.
 			let i = xs.length;
@@ -141,6 +151,7 @@ export function cover(
 			xs.splice(i, 0, x);
 			dirs.splice(i, 0, edges[e + 4]);
 		}
+		active.length = kept;
 		const line = Math.floor(row / SAMPLES) * w;
 		let winding = 0;
 		for (let i = 0; i < xs.length - 1; i++) {
