@@ -2,7 +2,7 @@ import type { Glyph } from 'opentype.js';
 
 import { getOrCreate } from '../../../per-process';
 import type { LoadedFont } from './fonts';
-import { cover, type Outline, type Raster } from './raster';
+import { bounds, cover, type Outline, type Raster } from './raster';
 import { shapeLine } from './shaping';
 import type { Point } from './shapes';
 
@@ -67,19 +67,9 @@ function maskOf(font: LoadedFont, glyph: Glyph, size: number, frac: number): Mas
 		getOrCreate(masks, `${glyphKey}:${frac}`, () => {
 			const at0 = getOrCreate(outlines, glyphKey, () => outlineOf(glyph, size));
 			const outline: Outline = at0.map((ring) => ring.map((p) => ({ x: p.x + frac, y: p.y })));
-			let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-			for (const ring of outline)
-				for (const p of ring) {
-					if (p.x < minX) minX = p.x;
-					if (p.x > maxX) maxX = p.x;
-					if (p.y < minY) minY = p.y;
-					if (p.y > maxY) maxY = p.y;
-				}
-			if (minX > maxX) return null;
-			const x = Math.floor(minX);
-			const y = Math.floor(minY);
-			const w = Math.ceil(maxX) + 1 - x;
-			const h = Math.ceil(maxY) + 1 - y;
+			const box = bounds(outline, -Infinity, -Infinity, Infinity, Infinity);
+			if (!box) return null;
+			const { x, y, w, h } = box;
 			const coverage = new Float32Array(w * h);
 			cover(outline, coverage, x, y, w, h);
 			return { coverage, x, y, w };

@@ -59,7 +59,7 @@ export class Raster {
 	 */
 	fill(outlines: Outline[], colour: string, alpha = 1): void {
 		const pieces = outlines.flatMap((outline) => {
-			const box = bounds(outline, this.width, this.top, this.height);
+			const box = bounds(outline, 0, this.top, this.width, this.top + this.height);
 			if (!box) return [];
 			const one = new Float32Array(box.w * box.h);
 			cover(outline, one, box.x, box.y, box.w, box.h);
@@ -95,8 +95,8 @@ export class Raster {
 	}
 }
 
-/** The whole pixels an outline reaches, within the rows held (from `top`); undefined when none. */
-function bounds(outline: Outline, width: number, top: number, height: number) {
+/** The whole pixels an outline reaches within the clip [left, right) × [top, bottom); undefined when none. */
+export function bounds(outline: Outline, left: number, top: number, right: number, bottom: number) {
 	let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
 	for (const ring of outline)
 		for (const p of ring) {
@@ -106,10 +106,10 @@ function bounds(outline: Outline, width: number, top: number, height: number) {
 			if (p.y > maxY) maxY = p.y;
 		}
 	if (minX > maxX) return undefined;
-	const x = Math.max(0, Math.floor(minX));
+	const x = Math.max(left, Math.floor(minX));
 	const y = Math.max(top, Math.floor(minY));
-	const w = Math.min(width, Math.ceil(maxX) + 1) - x;
-	const h = Math.min(top + height, Math.ceil(maxY) + 1) - y;
+	const w = Math.min(right, Math.ceil(maxX) + 1) - x;
+	const h = Math.min(bottom, Math.ceil(maxY) + 1) - y;
 	return w > 0 && h > 0 ? { x, y, w, h } : undefined;
 }
 
