@@ -129,7 +129,9 @@ export function cover(
 		(a, b) => edges[a] - edges[b],
 	);
 	let next = 0;
+	// Counts instead of arrays' lengths: setting a length is a call into V8, a row at a time.
 	const active: number[] = [];
+	let live = 0;
 	const xs: number[] = [];
 	const dirs: number[] = [];
 	// A span's whole pixels are added once per pixel row, as a step up and down summed across
@@ -137,24 +139,27 @@ export function cover(
 	const steps = new Float32Array(w + 1);
 	for (let row = 0; row < h * SAMPLES; row++) {
 		const sy = y0 + (row + 0.5) / SAMPLES;
-		while (next < order.length && edges[order[next]] <= sy) active.push(order[next++]);
-		xs.length = 0;
-		dirs.length = 0;
+		while (next < order.length && edges[order[next]] <= sy) active[live++] = order[next++];
+		let crossed = 0;
 		let kept = 0;
-		for (const e of active) {
+		for (let k = 0; k < live; k++) {
+			const e = active[k];
 			if (sy >= edges[e + 1]) continue;
 			active[kept++] = e;
 			const x = edges[e + 2] + (sy - edges[e]) * edges[e + 3];
 			// Insertion in order of x: a row crosses few edges.
-			let i = xs.length;
-			while (i > 0 && xs[i - 1] > x) i--;
-			xs.splice(i, 0, x);
-			dirs.splice(i, 0, edges[e + 4]);
+			let i = crossed++;
+			for (; i > 0 && xs[i - 1] > x; i--) {
+				xs[i] = xs[i - 1];
+				dirs[i] = dirs[i - 1];
+			}
+			xs[i] = x;
+			dirs[i] = edges[e + 4];
 		}
-		active.length = kept;
+		live = kept;
 		const line = Math.floor(row / SAMPLES) * w;
 		let winding = 0;
-		for (let i = 0; i < xs.length - 1; i++) {
+		for (let i = 0; i < crossed - 1; i++) {
 			winding += dirs[i];
 			if (winding !== 0) span(mask, steps, line, w, xs[i] - x0, xs[i + 1] - x0);
 		}
