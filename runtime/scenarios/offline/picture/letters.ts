@@ -2,7 +2,7 @@ import type { Glyph } from 'opentype.js';
 
 import { getOrCreate } from '../../../per-process';
 import type { LoadedFont } from './fonts';
-import { cover, type Outline, type Raster } from './raster';
+import { bounds, cover, type Outline, type Raster } from './raster';
 import { shapeLine } from './shaping';
 import type { Point } from './shapes';
 
@@ -22,52 +22,54 @@ interface Mask {
 /** Kept per process; cleared past a bound (a long-running n8n draws many pictures). */
 const masks = new Map<string, Mask | null>();
 
-function outlineOf(glyph: Glyph, x: number, size: number): Point[][] {
+/** A glyph's outline at `size` with its pen at (0, 0): curves cut into straight pieces. */
+function outlineOf(glyph: Glyph, size: number): Point[][] {
 	const rings: Point[][] = [];
 	let ring: Point[] = [];
-	let at = { x: 0, y: 0 };
-	const curve = (steps: number, point: (t: number) => Point) => {
-		for (let i = 1; i <= steps; i++) ring.push(point(i / steps));
-	};
-	for (const c of glyph.getPath(x, 0, size).commands) {
+	let [ax, ay] = [0, 0];
+	for (const c of glyph.getPath(0, 0, size).commands) {
 		if (c.type === 'M') {
 			if (ring.length > 2) rings.push(ring);
 			ring = [{ x: c.x, y: c.y }];
 		} else if (c.type === 'L') ring.push({ x: c.x, y: c.y });
-		else if (c.type === 'Q') {
-			const from = at;
-			curve(4, (t) => bezier([from.x, c.x1, c.x], [from.y, c.y1, c.y], t));
-		} else if (c.type === 'C') {
-			const from = at;
-			curve(6, (t) => bezier([from.x, c.x1, c.x2, c.x], [from.y, c.y1, c.y2, c.y], t));
-		}
-		if (c.type !== 'Z') at = { x: c.x, y: c.y };
+		else if (c.type === 'Q')
+			for (let i = 1; i <= 4; i++) {
+				const [t, u] = [i / 4, 1 - i / 4];
+				const [p, q, r] = [u * u, 2 * u * t, t * t];
+				ring.push({ x: p * ax + q * c.x1 + r * c.x, y: p * ay + q * c.y1 + r * c.y });
+			}
+		else if (c.type === 'C')
+			for (let i = 1; i <= 6; i++) {
+				const [t, u] = [i / 6, 1 - i / 6];
+				const [p, q, r, s] = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t];
+				ring.push({
+					x: p * ax + q * c.x1 + r * c.x2 + s * c.x,
+					y: p * ay + q * c.y1 + r * c.y2 + s * c.y,
+				});
+			}
+		if (c.type !== 'Z') [ax, ay] = [c.x, c.y];
 	}
 	if (ring.length > 2) rings.push(ring);
 	return rings;
 }
 
-/** A point of a quadratic or cubic Bézier curve (de Casteljau). */
-function bezier(xs: number[], ys: number[], t: number): Point {
-	const step = (v: number[]): number[] => v.slice(1).map((b, i) => v[i] + (b - v[i]) * t);
-	let [x, y] = [xs, ys];
-	while (x.length > 1) [x, y] = [step(x), step(y)];
-	return { x: x[0], y: y[0] };
-}
+/** Kept per process with the masks: a glyph's outline serves its four quarter-pixel offsets. */
+const outlines = new Map<string, Point[][]>();
 
 /** A glyph's coverage with its pen at (frac, 0), kept for the next time. */
 function maskOf(font: LoadedFont, glyph: Glyph, size: number, frac: number): Mask | undefined {
-	const key = `${font.file}:${glyph.index}:${size}:${frac}`;
-	if (masks.size > 20000) masks.clear();
+	const glyphKey = `${font.file}:${glyph.index}:${size}`;
+	if (masks.size > 20000) {
+		masks.clear();
+		outlines.clear();
+	}
 	return (
-		getOrCreate(masks, key, () => {
-			const outline: Outline = outlineOf(glyph, frac, size);
-			const points = outline.flat();
-			if (points.length === 0) return null;
-			const x = Math.floor(Math.min(...points.map((p) => p.x)));
-			const y = Math.floor(Math.min(...points.map((p) => p.y)));
-			const w = Math.ceil(Math.max(...points.map((p) => p.x))) + 1 - x;
-			const h = Math.ceil(Math.max(...points.map((p) => p.y))) + 1 - y;
+		getOrCreate(masks, `${glyphKey}:${frac}`, () => {
+			const at0 = getOrCreate(outlines, glyphKey, () => outlineOf(glyph, size));
+			const outline: Outline = at0.map((ring) => ring.map((p) => ({ x: p.x + frac, y: p.y })));
+			const box = bounds(outline, -Infinity, -Infinity, Infinity, Infinity);
+			if (!box) return null;
+			const { x, y, w, h } = box;
 			const coverage = new Float32Array(w * h);
 			cover(outline, coverage, x, y, w, h);
 			return { coverage, x, y, w };

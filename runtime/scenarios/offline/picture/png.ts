@@ -1,16 +1,10 @@
-import { adler32, deflateBand, ZLIB_END, ZLIB_HEADER } from './files';
+import { adler32, crc32, deflateBand, ZLIB_END, ZLIB_HEADER } from './files';
 
 /**
  * A PNG file from RGB pixels, written band by band: each band's rows are compressed as they come
  * (Node's zlib, one deflate stream across the bands), so a tall picture is never held whole: in
  * a fresh process, touching tens of megabytes of new memory cost more than drawing them.
  */
-
-const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
-	let c = n;
-	for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-	return c >>> 0;
-});
 
 /** A chunk: its length, type, data and the CRC-32 of type and data, as PNG frames it. */
 function chunk(type: string, parts: readonly Uint8Array[]): Uint8Array {
@@ -24,15 +18,14 @@ function chunk(type: string, parts: readonly Uint8Array[]): Uint8Array {
 		out.set(part, at);
 		at += part.length;
 	}
-	let c = 0xffffffff;
-	for (let i = 4; i < 8 + length; i++) c = CRC_TABLE[(c ^ out[i]) & 0xff] ^ (c >>> 8);
-	view.setUint32(8 + length, (c ^ 0xffffffff) >>> 0);
+	view.setUint32(8 + length, crc32(out.subarray(4, 8 + length)));
 	return out;
 }
 
 /** An 8-bit RGB PNG `width` × `height`, its rows given in order, a band at a time. */
 export class PngWriter {
-	private readonly parts: Uint8Array[] = [ZLIB_HEADER];
+	/** The file's chunks so far: an IDAT per band, the zlib stream's header in the first. */
+	private readonly chunks: Uint8Array[] = [];
 	private adler = 1;
 	private rows = 0;
 	private filtered = new Uint8Array(0);
@@ -56,7 +49,8 @@ export class PngWriter {
 			filtered.set(rgb.subarray(from, from + row), y * (row + 1) + 1);
 		}
 		this.adler = adler32(this.adler, filtered);
-		this.parts.push(deflateBand(filtered));
+		const band = deflateBand(filtered);
+		this.chunks.push(chunk('IDAT', this.rows === 0 ? [ZLIB_HEADER, band] : [band]));
 		this.rows += count;
 	}
 
@@ -73,7 +67,8 @@ export class PngWriter {
 		const parts = [
 			new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
 			chunk('IHDR', [header]),
-			chunk('IDAT', [...this.parts, ZLIB_END, trailer]),
+			...this.chunks,
+			chunk('IDAT', [ZLIB_END, trailer]),
 			chunk('IEND', []),
 		];
 		const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

@@ -59,7 +59,7 @@ export class Raster {
 	 */
 	fill(outlines: Outline[], colour: string, alpha = 1): void {
 		const pieces = outlines.flatMap((outline) => {
-			const box = bounds(outline, this.width, this.top, this.height);
+			const box = bounds(outline, 0, this.top, this.width, this.top + this.height);
 			if (!box) return [];
 			const one = new Float32Array(box.w * box.h);
 			cover(outline, one, box.x, box.y, box.w, box.h);
@@ -95,8 +95,8 @@ export class Raster {
 	}
 }
 
-/** The whole pixels an outline reaches, within the rows held (from `top`); undefined when none. */
-function bounds(outline: Outline, width: number, top: number, height: number) {
+/** The whole pixels an outline reaches within the clip [left, right) × [top, bottom); undefined when none. */
+export function bounds(outline: Outline, left: number, top: number, right: number, bottom: number) {
 	let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
 	for (const ring of outline)
 		for (const p of ring) {
@@ -106,10 +106,10 @@ function bounds(outline: Outline, width: number, top: number, height: number) {
 			if (p.y > maxY) maxY = p.y;
 		}
 	if (minX > maxX) return undefined;
-	const x = Math.max(0, Math.floor(minX));
+	const x = Math.max(left, Math.floor(minX));
 	const y = Math.max(top, Math.floor(minY));
-	const w = Math.min(width, Math.ceil(maxX) + 1) - x;
-	const h = Math.min(top + height, Math.ceil(maxY) + 1) - y;
+	const w = Math.min(right, Math.ceil(maxX) + 1) - x;
+	const h = Math.min(bottom, Math.ceil(maxY) + 1) - y;
 	return w > 0 && h > 0 ? { x, y, w, h } : undefined;
 }
 
@@ -122,7 +122,53 @@ export function cover(
 	w: number,
 	h: number,
 ) {
-	// Edges as [top y, bottom y, x at top, dx per y, winding], in one array (no garbage per row).
+	const edges = edgesOf(outline);
+	// Edges by their top, taken in as the sample rows reach them and dropped once passed: a row
+	// looks at the few edges it may cross, not all of the outline's.
+	const order = Array.from({ length: edges.length / 5 }, (_, i) => i * 5).sort(
+		(a, b) => edges[a] - edges[b],
+	);
+	let next = 0;
+	// Counts instead of arrays' lengths: setting a length is a call into V8, a row at a time.
+	const active: number[] = [];
+	let live = 0;
+	const xs: number[] = [];
+	const dirs: number[] = [];
+	// A span's whole pixels are added once per pixel row, as a step up and down summed across
+	// the row (four sample rows' spans cost their ends, not their length).
+	const steps = new Float32Array(w + 1);
+	for (let row = 0; row < h * SAMPLES; row++) {
+		const sy = y0 + (row + 0.5) / SAMPLES;
+		while (next < order.length && edges[order[next]] <= sy) active[live++] = order[next++];
+		let crossed = 0;
+		let kept = 0;
+		for (let k = 0; k < live; k++) {
+			const e = active[k];
+			if (sy >= edges[e + 1]) continue;
+			active[kept++] = e;
+			const x = edges[e + 2] + (sy - edges[e]) * edges[e + 3];
+			// Insertion in order of x: a row crosses few edges.
+			let i = crossed++;
+			for (; i > 0 && xs[i - 1] > x; i--) {
+				xs[i] = xs[i - 1];
+				dirs[i] = dirs[i - 1];
+			}
+			xs[i] = x;
+			dirs[i] = edges[e + 4];
+		}
+		live = kept;
+		const line = Math.floor(row / SAMPLES) * w;
+		let winding = 0;
+		for (let i = 0; i < crossed - 1; i++) {
+			winding += dirs[i];
+			if (winding !== 0) span(mask, steps, line, w, xs[i] - x0, xs[i + 1] - x0);
+		}
+		if (row % SAMPLES === SAMPLES - 1) addSteps(mask, steps, line, w);
+	}
+}
+
+/** Edges as [top y, bottom y, x at top, dx per y, winding], in one array (no garbage per row). */
+function edgesOf(outline: Outline): number[] {
 	const edges: number[] = [];
 	for (const ring of outline)
 		for (let i = 0; i < ring.length; i++) {
@@ -137,32 +183,18 @@ export function cover(
 				a.y < b.y ? 1 : -1,
 			);
 		}
-	const xs: number[] = [];
-	const dirs: number[] = [];
-	for (let row = 0; row < h * SAMPLES; row++) {
-		const sy = y0 + (row + 0.5) / SAMPLES;
-		xs.length = 0;
-		dirs.length = 0;
-		for (let e = 0; e < edges.length; e += 5) {
-			if (sy < edges[e] || sy >= edges[e + 1]) continue;
-			const x = edges[e + 2] + (sy - edges[e]) * edges[e + 3];
-			// Insertion in order of x: a row crosses few edges.
-			let i = xs.length;
-			while (i > 0 && xs[i - 1] > x) i--;
-			xs.splice(i, 0, x);
-			dirs.splice(i, 0, edges[e + 4]);
-		}
-		const line = Math.floor(row / SAMPLES) * w;
-		let winding = 0;
-		for (let i = 0; i < xs.length - 1; i++) {
-			winding += dirs[i];
-			if (winding !== 0) span(mask, line, w, xs[i] - x0, xs[i + 1] - x0);
-		}
-	}
+	return edges;
 }
 
-/** One sample row's span [from, to) in pixels of its row, partial pixels at both ends. */
-function span(mask: Float32Array, line: number, w: number, from: number, to: number) {
+/** One sample row's span [from, to): partial pixels at both ends, whole ones as a step. */
+function span(
+	mask: Float32Array,
+	steps: Float32Array,
+	line: number,
+	w: number,
+	from: number,
+	to: number,
+) {
 	const a = Math.max(0, from);
 	const b = Math.min(w, to);
 	if (b <= a) return;
@@ -174,6 +206,20 @@ function span(mask: Float32Array, line: number, w: number, from: number, to: num
 		return;
 	}
 	mask[line + first] += (first + 1 - a) * unit;
-	for (let x = first + 1; x < last && x < w; x++) mask[line + x] += unit;
+	if (first + 1 < last) {
+		steps[first + 1] += unit;
+		steps[last] -= unit;
+	}
 	if (last < w) mask[line + last] += (b - last) * unit;
+}
+
+/** The row's steps summed across into its pixels, and cleared for the next row. */
+function addSteps(mask: Float32Array, steps: Float32Array, line: number, w: number) {
+	let level = 0;
+	for (let x = 0; x < w; x++) {
+		level += steps[x];
+		steps[x] = 0;
+		if (level !== 0) mask[line + x] += level;
+	}
+	steps[w] = 0;
 }
