@@ -5,9 +5,8 @@ import path from 'node:path';
 
 import type { Page } from 'playwright-core';
 
-import { pageDir } from '../../runtime/studio/server/command';
-import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
-import { connectStates, openBrowser, openFile, stateBox } from './page';
+import type { RunningStudio } from '../../runtime/studio/server/server';
+import { connectStates, openFile, stateBox, studioIn1280 } from './page';
 
 /**
  * The canvas at 1280×720 as a designer meets it: a state added while zoomed in is brought into
@@ -36,12 +35,7 @@ function steps(id: string, count: number) {
 beforeAll(async () => {
 	writeFileSync(chain, JSON.stringify(steps('chain', 3)));
 	writeFileSync(large, JSON.stringify(steps('large', 40)));
-	studio = await startStudio({ files: [chain, large], root, pageDir: pageDir() });
-	({ page, close } = await openBrowser());
-	await page.setViewportSize({ width: 1280, height: 720 });
-	// "Leave the unsaved changes?": yes.
-	page.on('dialog', (d) => void d.accept());
-	await page.goto(studio.url);
+	({ studio, page, close } = await studioIn1280([chain, large], root));
 	await stateBox(page, 's2').waitFor();
 });
 afterAll(async () => {

@@ -5,9 +5,8 @@ import path from 'node:path';
 
 import type { Page } from 'playwright-core';
 
-import { pageDir } from '../../runtime/studio/server/command';
-import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
-import { editorText, openBrowser, stateBox } from './page';
+import type { RunningStudio } from '../../runtime/studio/server/server';
+import { editorText, stateBox, studioIn1280 } from './page';
 
 /**
  * Keywords, a choose step's conditions and a call's inputs filled in as rows, nothing typed as
@@ -42,10 +41,7 @@ beforeAll(async () => {
 			},
 		}),
 	);
-	studio = await startStudio({ files: [file], root, pageDir: pageDir() });
-	({ page, close } = await openBrowser());
-	await page.setViewportSize({ width: 1280, height: 720 });
-	await page.goto(studio.url);
+	({ studio, page, close } = await studioIn1280([file], root));
 	await stateBox(page, 'done').waitFor();
 });
 afterAll(async () => {
