@@ -86,7 +86,14 @@ test('5: a box moved by hand stays where it was put when an arrow is drawn', asy
 test('5: a state picked in a whole large scenario at 1280×720 is drawn at a size its text reads at', async () => {
 	await openFile(page, large, ['s0', 's39']);
 	await page.locator('.react-flow__controls-fitview').click();
-	await page.waitForTimeout(400);
+	// The view at rest first (a busy machine draws the fit slowly): picked while it moves, the
+	// zoom read may still be the old one.
+	const viewport = page.locator('.react-flow__viewport');
+	let [before, now] = ['', await viewport.getAttribute('style')];
+	for (let i = 0; i < 40 && before !== now; i++) {
+		await page.waitForTimeout(150);
+		[before, now] = [now ?? '', await viewport.getAttribute('style')];
+	}
 	await stateBox(page, 's20').click();
 	await page.getByTestId('state-name').and(page.locator('[value="s20"]')).waitFor();
 	// The text's size on screen: its font size times the box's scale, once the view has moved.
