@@ -16,6 +16,7 @@ describe('published package', () => {
 	let dir: string;
 	let installed: string;
 	let manifest: {
+		bin: Record<string, string>;
 		dependencies?: Record<string, string>;
 		n8n: { nodes: string[]; credentials: string[] };
 	};
@@ -53,7 +54,8 @@ describe('published package', () => {
 	// The machine's Node 20 (package.json's lowest): the CLI's HTTP client must run on it.
 	it("runs the installed CLI's chat against the service on Node.js 20", async () => {
 		const e = emulator();
-		const cli = path.join(installed, 'bin/messaging-bot-scenario.js');
+		// The command as npm links it: package.json's bin, wherever that points.
+		const cli = path.join(installed, manifest.bin['messaging-bot-scenario']);
 		const args = ['chat', path.join(root, 'examples/scenarios/order-status.json')];
 		args.push('--base-url', e.baseUrl, '--api-key', e.apiKey, '--bot', 'bot_shop');
 		const out = await new Promise<string>((resolve, reject) => {

@@ -12,8 +12,8 @@ import { IMAGES, editorText, openBrowser, stateBox } from './page';
 /**
  * The builder trial's defects, each shown fixed in Chromium: Save open (with a reason when not)
  * for a new scenario, text that is not JSON kept and listed, a new transition's match a
- * placeholder, a drop on a box's body connecting, the view fitting added states, the mini-map
- * toggled, a capture's give-up not "(stay)", states nothing leads to warned of.
+ * placeholder, a drop on a box's body connecting, the mini-map toggled, a capture's give-up not
+ * "(stay)", states nothing leads to warned of. The canvas's view and boxes: canvas.browser.ts.
  */
 
 const root = mkdtempSync(path.join(tmpdir(), 'mb-studio-defects-'));
@@ -105,6 +105,7 @@ test('2: set rows keep what is typed: two rows left unnamed stay two, listed unt
 });
 
 test("2: a capture's own actions and target are labelled apart from its give-up's", async () => {
+	await page.getByTestId('tab-form').click();
 	await stateBox(page, 'b').click();
 	await page.getByTestId('capture-on').check();
 	const labels = await page.locator('[data-testid="state-form"] .row-label').allTextContents();
@@ -147,10 +148,6 @@ test('5: dropping an arrow on the middle of a box connects it, the box lit meanw
 	await page.getByTestId('add-state').click();
 	await stateBox(page, 'new_state').waitFor();
 	await page.waitForTimeout(500);
-	// Added in view: the view fitted it.
-	const view = page.locator('.react-flow').first();
-	const [v, n] = [await view.boundingBox(), await stateBox(page, 'new_state').boundingBox()];
-	expect(n && v && n.y >= v.y && n.y + n.height <= v.y + v.height).toBe(true);
 	const from = await stateBox(page, 'b').locator('.react-flow__handle-bottom').boundingBox();
 	const to = await stateBox(page, 'new_state').boundingBox();
 	if (!from || !to) throw new Error('not on screen');
@@ -174,6 +171,7 @@ test('5: the mini-map is off for a small scenario and shown on demand', async ()
 });
 
 test('6: a new capture gives up somewhere (no problem at once); a state nothing leads to is warned of', async () => {
+	await page.getByTestId('tab-form').click();
 	await page.getByTestId('add-state').click();
 	await stateBox(page, 'new_state_2').waitFor();
 	await page.getByTestId('capture-on').check();

@@ -3,6 +3,8 @@ import path from 'node:path';
 
 import type { Locator, Page } from 'playwright-core';
 
+import { pageDir } from '../../runtime/studio/server/command';
+import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
 import { launchChromium } from '../helpers/chromium';
 
 export const IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
@@ -62,4 +64,17 @@ export async function connectStates(page: Page, from: string, to: string): Promi
 	await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2 + 12, { steps: 12 });
 	await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 4 });
 	await page.mouse.up();
+}
+
+/** The studio on these files in Chromium at 1280×720, opened; "Leave the unsaved changes?": yes. */
+export async function studioIn1280(
+	files: string[],
+	root: string,
+): Promise<{ studio: RunningStudio; page: Page; close(): Promise<void> }> {
+	const studio = await startStudio({ files, root, pageDir: pageDir() });
+	const { page, close } = await openBrowser();
+	await page.setViewportSize({ width: 1280, height: 720 });
+	page.on('dialog', (d) => void d.accept());
+	await page.goto(studio.url);
+	return { studio, page, close };
 }

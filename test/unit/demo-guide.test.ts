@@ -1,3 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: reads the README, never loaded by n8n */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import { statePathIn } from '../../runtime/stores/sqlite';
 import { botsOf, demoGuide } from '../../scripts/lib/demo-guide';
 import { exampleWorkflows } from '../../scripts/lib/demo-setup';
@@ -44,5 +48,13 @@ describe('npm start: what it prints', () => {
 		expect(lines).toContain(`state store:  ${store}`);
 		expect(lines.join('\n')).toContain(`npx messaging-bot-scenario stats --store ${store}`);
 		expect(lines.join('\n')).toContain('with the traffic of the store below');
+	});
+
+	it("shows in the README the store the demo's n8n writes (its own user folder, not ~/.n8n)", () => {
+		// npm start's user folder with the default cache (scripts/start.ts): beside the n8n it runs.
+		const store = statePathIn('~/.cache/n8n-nodes-messaging-bot/demo');
+		const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+		expect(readme).toContain(`state store:  ${store}`);
+		expect(readme).toContain(`npx messaging-bot-scenario stats --store ${store}`);
 	});
 });
