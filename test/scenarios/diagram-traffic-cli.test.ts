@@ -104,8 +104,9 @@ describe('messaging-bot-scenario diagram --store', () => {
 });
 
 describe('messaging-bot-scenario diagram --store redis://…', () => {
-	// A database of its own.
-	const url = 'redis://127.0.0.1:6379/13';
+	// A database of its own: none an end-to-end suite keeps its state in (test/e2e/queue.ts STATE_DBS),
+	// which this suite's FLUSHDB would empty under it.
+	const url = 'redis://127.0.0.1:6379/4';
 	const redis = new Redis(url);
 	afterAll(async () => {
 		await redis.flushdb();

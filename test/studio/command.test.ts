@@ -33,13 +33,13 @@ test('prints where traffic is read from, never a Redis password', async () => {
 	const started = await studioCommand(
 		{
 			positionals: [file],
-			values: { port: '0', store: 'redis://:s3cret-pass@127.0.0.1:6379/13' },
+			values: { port: '0', store: 'redis://:s3cret-pass@127.0.0.1:6379/5' },
 		},
 		printed,
 	);
 	if (typeof started === 'number') throw new Error(printed.said.err);
 	await started.close();
-	expect(printed.said.out).toContain('Traffic from: 127.0.0.1:6379 database 13 (read only)\n');
+	expect(printed.said.out).toContain('Traffic from: 127.0.0.1:6379 database 5 (read only)\n');
 	expect(printed.said.out + printed.said.err).not.toContain('s3cret');
 });
 
@@ -80,14 +80,14 @@ test('closes the SQLite file it reads traffic from when the studio closes', asyn
 
 test('closes its Redis connection when the studio closes', async () => {
 	const name = `mb-studio-close-${process.pid}`;
-	const clients = new Redis('redis://127.0.0.1:6379/13');
+	const clients = new Redis('redis://127.0.0.1:6379/5');
 	const connected = async () => String(await clients.client('LIST')).includes(` name=${name} `);
 	try {
 		const printed = io();
 		const started = await studioCommand(
 			{
 				positionals: [file],
-				values: { port: '0', store: `redis://127.0.0.1:6379/13?connectionName=${name}` },
+				values: { port: '0', store: `redis://127.0.0.1:6379/5?connectionName=${name}` },
 			},
 			printed,
 		);
