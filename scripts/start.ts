@@ -1,14 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the demo launcher, never loaded by n8n */
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
-import { openCountersReadOnly } from '../runtime/stores/read-only';
-import { SqliteStore, statePathIn } from '../runtime/stores/sqlite';
-import { pageDir, trafficFrom } from '../runtime/studio/server/command';
-import { startStudio, type RunningStudio } from '../runtime/studio/server/server';
+import type { RunningStudio } from '../runtime/studio/server/server';
 import { startEmulator } from '../test/emulator';
 import { demoGuide } from './lib/demo-guide';
 import { prepareN8n, subscribeExamples } from './lib/demo-setup';
+import { startDemoStudio } from './lib/demo-studio';
 import { n8nCacheDir } from './lib/n8n-install';
 import { freePort, setupOwner, startN8n, type RunningN8n } from './lib/n8n-process';
 
@@ -74,20 +72,8 @@ async function serve(
 	running.n8n = n8n;
 	await setupOwner(n8n.url);
 	await subscribeExamples(n8n.url, emulator.adminUrl, DEMO_SECRET);
-	const scenarios = path.join(__dirname, '..', 'examples', 'scenarios');
-	// The store n8n keeps the examples' conversations in, made now (tables and all) so that the
-	// studio reads its traffic from the start, before the first conversation.
-	const store = statePathIn(options.userFolder);
-	await new SqliteStore(store).close();
-	const counters = openCountersReadOnly(store);
-	running.studio = await startStudio({
-		traffic: trafficFrom(counters),
-		files: readdirSync(scenarios)
-			.filter((f) => f.endsWith('.json'))
-			.map((f) => path.join(scenarios, f)),
-		pageDir: pageDir(),
-		port: await portOr(5680),
-	});
+	const { studio, store } = await startDemoStudio(options.userFolder, await portOr(5680));
+	running.studio = studio;
 	say();
 	const guide = demoGuide({
 		n8nUrl: n8n.url,
