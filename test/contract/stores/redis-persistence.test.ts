@@ -59,6 +59,8 @@ describe('what a crash of the Redis loses, read at connect', () => {
 	});
 });
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 // The marker's touch follows a write by a few milliseconds; one that reaches a Redis which has
 // just come back older (from ioredis's offline queue, or resent after the reconnect, before the
 // marker is checked) must not write this process's latest time back over the older one.
@@ -69,16 +71,21 @@ describe('the loss marker under a touch that arrives after the loss', () => {
 		const admin = new Redis({ port });
 		const markerKey = async () => (await admin.keys('*{~marker}*'))[0];
 		expect(await store.claim('d', 'first', 60_000)).toBe(true);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-		const key = await markerKey();
-		const before = await admin.hgetall(key);
-		const field = Object.keys(before).find((f) => f.startsWith('w:')) as string;
-		expect(Number(before[field])).toBeGreaterThan(0);
+		// The touch follows within a few milliseconds; on a loaded machine, longer: waited for.
+		const touched = async () => {
+			const key = await markerKey();
+			const fields = key ? await admin.hgetall(key) : {};
+			const field = Object.keys(fields).find((f) => f.startsWith('w:'));
+			return field && { key, field, at: Number(fields[field]) };
+		};
+		for (let waited = 0; !(await touched()) && waited < 5000; waited += 50) await sleep(50);
+		const { key, field, at } = (await touched()) as { key: string; field: string; at: number };
+		expect(at).toBeGreaterThan(0);
 		// Redis "came back" as it was long ago: the marker's time for this process far back.
 		await admin.hset(key, field, 1);
 		// A write, then its touch, reach that Redis before the store has reconnected and checked.
 		expect(await store.claim('d', 'second', 60_000)).toBe(true);
-		await new Promise((resolve) => setTimeout(resolve, 100));
+		await sleep(300);
 		expect(await admin.hget(key, field)).toBe('1');
 		// The connection drops and comes back: the check finds this process's time older than acknowledged.
 		await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
@@ -116,7 +123,6 @@ describe('a loss of writes, told to every process on the store', () => {
 		await sleep(1500);
 		return stores;
 	}
-	const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 	it('a process that lost nothing of its own takes in the loss another found, when it next asks', async () => {
 		const [finder, idle] = await crashAfterSnapshot(async ([finder]) => {
