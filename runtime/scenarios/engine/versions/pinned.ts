@@ -1,3 +1,4 @@
+import { getOrCreate } from '../../../per-process';
 import type { StateStore } from '../../../stores/types';
 import { compileScenario, type CompiledScenario } from '../../machine/compile';
 import type { ConversationRecord } from '../../durability/record';
@@ -32,11 +33,6 @@ function cacheOf(store: StateStore): Map<string, Promise<CompiledScenario | unde
 const compiledByContent = new Map<string, CompiledScenario>();
 const contentKey = (ref: VersionRef, document: object) => `${refKey(ref)}#${contentHash(document)}`;
 
-function keep<V>(map: Map<string, V>, key: string, value: V): void {
-	map.set(key, value);
-	if (map.size > KEPT) map.delete(map.keys().next().value as string);
-}
-
 /** A version this process compiled itself needs no read: the engines given it put it here. */
 export function rememberDefinition(
 	store: StateStore,
@@ -46,8 +42,7 @@ export function rememberDefinition(
 	const cache = cacheOf(store);
 	const key = `${scope}|${refKey(compiled)}`;
 	if (!cache.has(key)) cache.set(key, Promise.resolve(compiled));
-	const content = contentKey(compiled, compiled.document);
-	if (!compiledByContent.has(content)) keep(compiledByContent, content, compiled);
+	getOrCreate(compiledByContent, contentKey(compiled, compiled.document), () => compiled, KEPT);
 }
 
 /** How many definitions this process read from the store (the benchmark's and tests' count). */
@@ -93,13 +88,17 @@ export class PinnedDefinitions {
 	async load(ref: VersionRef): Promise<CompiledScenario | undefined> {
 		const key = `${this.scope}|${refKey(ref)}`;
 		const cache = cacheOf(this.store);
-		let found = cache.get(key);
-		if (!found) {
-			found = this.read(ref);
-			keep(cache, key, found);
-			// A failed read is tried again by the next conversation that needs it.
-			found.catch(() => cache.delete(key));
-		}
+		const found = getOrCreate(
+			cache,
+			key,
+			() => {
+				const read = this.read(ref);
+				// A failed read is tried again by the next conversation that needs it.
+				read.catch(() => cache.delete(key));
+				return read;
+			},
+			KEPT,
+		);
 		return await found;
 	}
 
@@ -107,9 +106,11 @@ export class PinnedDefinitions {
 		definitionReads.count++;
 		const stored = await this.book.definition(ref);
 		if (!stored) return undefined;
-		const content = contentKey(ref, stored.document);
-		let compiled = compiledByContent.get(content);
-		if (!compiled) keep(compiledByContent, content, (compiled = compileScenario(stored.document)));
-		return compiled;
+		return getOrCreate(
+			compiledByContent,
+			contentKey(ref, stored.document),
+			() => compileScenario(stored.document),
+			KEPT,
+		);
 	}
 }
