@@ -138,7 +138,7 @@ export function ScenarioGraphView(props: GraphProps) {
 			}
 			connectionRadius={40}
 			fitView
-			fitViewOptions={{ maxZoom: 1.2 }}
+			fitViewOptions={FIRST_FIT}
 			minZoom={0.1}
 			maxZoom={2}
 			onNodeClick={(_, node) => props.onSelect(node.type === 'state' ? node.id : undefined)}
@@ -198,6 +198,13 @@ function FitOnOpen({ fitKey, layout }: { fitKey: string; layout: Layout }) {
 	}, [fitKey, flow]);
 	return null;
 }
+
+/**
+ * The first fit's options, one object for good: React Flow copies a new options object into its
+ * store on every render, over the options of a fit still queued (a state picked in a small view
+ * was then fitted whole again, not brought up to a readable size).
+ */
+const FIRST_FIT = { maxZoom: 1.2 };
 
 /** A state selected while the view is too small to read is brought up to a size its text reads at. */
 function ReadableOnSelect({ selected }: { selected?: string }) {

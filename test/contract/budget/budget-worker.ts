@@ -19,6 +19,10 @@ async function main(): Promise<void> {
 		windowMs: Number(windowMs),
 		redis: { host: url.hostname, port: Number(url.port), db: Number(url.pathname.slice(1) || 0) },
 	});
+	// Connected before "ready": the times measured are the budget's, not a first connect's (which a
+	// loaded CI machine made long enough to land the reply in the next window). A block of 0 ms
+	// never holds anyone back.
+	await budget.block(0);
 	process.stdout.write('ready\n');
 	await new Promise<void>((resolve) =>
 		process.stdin.once('data', () => {
