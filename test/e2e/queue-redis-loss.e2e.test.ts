@@ -20,6 +20,7 @@ import {
 	type BurstPlan,
 } from './burst';
 import { timelines } from './kill-diagnostics';
+import { scenarioOutputsFor } from './executions-of';
 import { explainInRedis, storedInRedis } from './stored';
 import { onRedis, startQueueMode, subscribeToMessages, type QueueMode } from './queue';
 
@@ -144,13 +145,24 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 				seconds: Math.round((Date.now() - started) / 1000),
 			})}\n`,
 		);
-		if (final.missing.length > 0 || written.duplicates > 0) {
+		const failed = final.missing.length > 0 || written.duplicates > 0;
+		if (failed || process.env.MB_REDIS_LOSS_DUMP === '1') {
 			// Kept for reading after the run: every process's whole log.
 			const kept = mkdtempSync(path.join(tmpdir(), 'mb-redis-loss-logs-'));
 			const labelled = [n8n.main, ...n8n.workers].map(
 				(p, i) => `==== ${i === 0 ? 'main' : `worker ${i}`}\n${p.log()}`,
 			);
 			writeFileSync(path.join(kept, 'n8n.log'), labelled.join('\n'));
+			// What the Scenario node said for those clients, execution by execution.
+			const clients = [...new Set(final.missing.map((id) => id.replace(/-m\d+$/, '')))];
+			const outputs = scenarioOutputsFor(
+				n8n.database,
+				clients.length > 0 ? clients : clientIds.slice(0, 2),
+			);
+			writeFileSync(path.join(kept, 'scenario-outputs.log'), outputs);
+			process.stdout.write(
+				`redis loss test, the Scenario node's outputs:\n${outputs.split('\n').slice(0, 80).join('\n')}\n`,
+			);
 			process.stdout.write(`redis loss test: the processes' logs kept in ${kept}\n`);
 			process.stdout.write(
 				`redis loss test, what the store and the service saw:${await explainInRedis(port, STATE_DB, final.missing)}${await timelines(emulator, final.missing, started)}\n${said(

@@ -46,8 +46,10 @@ export async function explainInRedis(port: number, db: number, messageIds: strin
 			const inbox = await redis.zrange(`messaging-bot:{inbox:${BURST_SCOPE}}:inbox:${key}`, '0', '-1');
 			const value = record.value ? (JSON.parse(record.value) as Record<string, unknown>) : {};
 			const { snapshot, ...rest } = value;
+			// Every key naming the client: a record kept under another namespace shows here.
+			const keys = await redis.keys(`*${client}*`);
 			lines.push(
-				`${client}: version ${record.version} state ${JSON.stringify((snapshot as { value?: unknown })?.value)} ${JSON.stringify(rest)} inbox ${JSON.stringify(inbox)}`,
+				`${client}: version ${record.version} state ${JSON.stringify((snapshot as { value?: unknown })?.value)} ${JSON.stringify(rest)} inbox ${JSON.stringify(inbox)} keys ${JSON.stringify(keys)}`,
 			);
 		}
 		lines.push(`marker ${JSON.stringify(await redis.hgetall('messaging-bot:{~marker}:store'))}`);
