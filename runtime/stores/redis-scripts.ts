@@ -121,6 +121,18 @@ export type Scripted = Redis & {
 	mbTake(queue: string, heads: string, name: string, limit: number): Promise<string[]>;
 };
 
+/** The connection with the store's scripts defined on it (sent by hash, loaded once). */
+export function scripted(redis: Redis): Scripted {
+	const defined = redis as Scripted;
+	defined.defineCommand('mbClaim', { numberOfKeys: 1, lua: SCRIPTS.claim });
+	defined.defineCommand('mbWrite', { lua: SCRIPTS.write });
+	defined.defineCommand('mbRemove', { numberOfKeys: 2, lua: SCRIPTS.remove });
+	defined.defineCommand('mbEnqueue', { lua: SCRIPTS.enqueue });
+	defined.defineCommand('mbDequeue', { numberOfKeys: 2, lua: SCRIPTS.dequeue });
+	defined.defineCommand('mbTake', { numberOfKeys: 2, lua: SCRIPTS.take });
+	return defined;
+}
+
 /** A queue member is `seq:at:value`. */
 export function parseMember(member: string): QueuedEntry {
 	const first = member.indexOf(':');

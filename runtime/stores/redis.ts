@@ -7,12 +7,13 @@ import type { LostWrites } from './loss';
 import { LossMarker } from './redis-marker';
 import { redisOptions, type RedisCredential } from './redis-options';
 import { crashLoss, readPersistence } from './redis-persistence';
+import { readCounters } from './redis-counters';
 import {
 	liveRecord,
 	parseMember,
 	pipelined,
 	RECORD_FIELDS,
-	SCRIPTS,
+	scripted,
 	type Scripted,
 } from './redis-scripts';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
@@ -31,17 +32,11 @@ export class RedisStore implements StateStore {
 		private readonly prefix = 'messaging-bot',
 		private readonly now: () => number = () => Date.now(),
 	) {
-		const redis = (
+		const redis = scripted(
 			typeof connection === 'string'
 				? new Redis(connection, { lazyConnect: true, maxRetriesPerRequest: 3 })
-				: new Redis({ lazyConnect: true, maxRetriesPerRequest: 3, ...connection })
-		) as Scripted;
-		redis.defineCommand('mbClaim', { numberOfKeys: 1, lua: SCRIPTS.claim });
-		redis.defineCommand('mbWrite', { lua: SCRIPTS.write });
-		redis.defineCommand('mbRemove', { numberOfKeys: 2, lua: SCRIPTS.remove });
-		redis.defineCommand('mbEnqueue', { lua: SCRIPTS.enqueue });
-		redis.defineCommand('mbDequeue', { numberOfKeys: 2, lua: SCRIPTS.dequeue });
-		redis.defineCommand('mbTake', { numberOfKeys: 2, lua: SCRIPTS.take });
+				: new Redis({ lazyConnect: true, maxRetriesPerRequest: 3, ...connection }),
+		);
 		// Errors surface on the commands that fail; an unhandled 'error' event would crash n8n.
 		redis.on('error', () => undefined);
 		this.redis = redis;
@@ -256,20 +251,11 @@ export class RedisStore implements StateStore {
 	}
 
 	async counters(namespace: string, prefix: string): Promise<CounterHash[]> {
-		const index = this.key('counter-index', namespace);
-		const names = (await this.run(() => this.redis.zrangebyscore(index, `(${this.now()}`, '+inf')))
-			.filter((name) => name.startsWith(prefix))
-			.sort();
-		const pipeline = this.redis.pipeline();
-		for (const name of names) pipeline.hgetall(this.key('counters', namespace, name));
-		const replies = names.length > 0 ? await this.run(() => pipeline.exec()) : [];
-		return names.map((key, i) => {
-			const fields = (replies?.[i]?.[1] ?? {}) as Record<string, string>;
-			return {
-				key,
-				fields: Object.fromEntries(Object.entries(fields).map(([f, n]) => [f, Number(n)])),
-			};
-		});
+		return await this.run(() =>
+			readCounters(this.redis, this.key('counter-index', namespace), prefix, this.now(), (name) =>
+				this.key('counters', namespace, name),
+			),
+		);
 	}
 
 	async noteActive(namespace: string, key: string, at: number, ttlMs: number): Promise<void> {
