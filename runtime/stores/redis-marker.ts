@@ -53,6 +53,8 @@ export class LossMarker {
 	private sharedRead?: Promise<void>;
 	/** Set while the connection is down, until the marker has been checked on the next one. */
 	gate?: Promise<void>;
+	/** Connections made so far: a command answered on a later one than it was sent on is checked. */
+	connection = 0;
 	lost?: LostWrites;
 	private readonly listeners: Array<(loss: LostWrites) => void> = [];
 
@@ -64,6 +66,7 @@ export class LossMarker {
 		let open: () => void = () => undefined;
 		// From the connection's start to the marker's check: no command of the store goes before it.
 		redis.on('connect', () => {
+			this.connection++;
 			this.gate ??= new Promise<void>((resolve) => (open = resolve));
 		});
 		redis.on('ready', () => {
@@ -79,6 +82,18 @@ export class LossMarker {
 	onLoss(listener: (loss: LostWrites) => void): void {
 		this.listeners.push(listener);
 		if (this.lost) listener(this.lost);
+	}
+
+	/**
+	 * What a write checks in its own script before it changes anything (the marker's key, then
+	 * `id|field|time`): the store's id, and this process's time in the marker no older than the last
+	 * it saw acknowledged. A write that reaches a Redis which came back without them (sent from the
+	 * client's queue, or again after a reconnect, before the check) is refused. Empty before the
+	 * first check.
+	 */
+	guard(): [string, string] | undefined {
+		if (!this.id) return undefined;
+		return [this.key, `${this.id}|w:${this.process}|${this.acknowledged}`];
 	}
 
 	/** A write was acknowledged: the marker follows it shortly. */
@@ -165,4 +180,19 @@ export class LossMarker {
 		if (this.touching) clearTimeout(this.touching);
 		this.touching = undefined;
 	}
+}
+
+/** A command's answer came from a Redis that had lost writes, or its write was refused for it. */
+export class LostAnswer extends Error {
+	constructor() {
+		super(
+			'answered by the Redis as it came back without writes, before the loss was found: make it again',
+		);
+	}
+}
+
+/** A script's -2: the marker's guard refused the write (the Redis came back without writes). */
+export function unlessLost(result: number): number {
+	if (result === -2) throw new LostAnswer();
+	return result;
 }

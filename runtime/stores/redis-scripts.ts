@@ -8,12 +8,25 @@ import type { QueuedEntry, Versioned } from './types';
  * the caller's clock with a stored deadline (the contract's clock is injectable); Redis's own
  * expiry only collects what is long dead.
  */
-/** After a dequeue (KEYS[3] the queue, KEYS[4] its heads index, ARGV[8] its name): the queue's
+/** After a dequeue (KEYS[3] the queue, KEYS[4] its heads index, ARGV[9] its name): the queue's
  * mark in the heads index follows its new first entry, or goes with the last. */
 const HEAD = `
 			local head = redis.call('ZRANGE', KEYS[3], 0, 0)
-			if #head == 0 then redis.call('ZREM', KEYS[4], ARGV[8])
-			else redis.call('ZADD', KEYS[4], string.match(head[1], '^%d+:(%d+):'), ARGV[8]) end`;
+			if #head == 0 then redis.call('ZREM', KEYS[4], ARGV[9])
+			else redis.call('ZADD', KEYS[4], string.match(head[1], '^%d+:(%d+):'), ARGV[9]) end`;
+
+/**
+ * The loss marker's guard (redis-marker.ts `guard`): `id|field|time` in ARGV[n], the marker the
+ * last key. A Redis without the store's id, or with this process's time older than it saw
+ * acknowledged, came back without writes: nothing is changed (-2).
+ */
+const guard = (n: number) => `
+		if ARGV[${n}] ~= '' then
+			local id, field, at = string.match(ARGV[${n}], '^(.-)|(.-)|(%d+)$')
+			local marker = KEYS[#KEYS]
+			if redis.call('HGET', marker, 'id') ~= id
+				or tonumber(redis.call('HGET', marker, field) or '0') < tonumber(at) then return -2 end
+		end`;
 
 /**
  * Counter increments (KEYS[c] the namespace's index of counter hashes, then one key per hash;
@@ -45,12 +58,13 @@ export const SCRIPTS = {
 		return 1`,
 	// KEYS: record, due index, and with entries to dequeue their queue and its heads index.
 	// ARGV: value, expected version, now, expiresAt ('' for never), key, due ('keep', 'clear' or a
-	// time), counters ('' for none, see COUNT), the queue's name ('' for none) and the seqs to
-	// dequeue. KEYS after the record and the due index: the queue and its heads index when
-	// dequeuing, then the counter index and hashes when counting. A record is a hash {value, version,
+	// time), counters ('' for none, see COUNT), the marker's guard ('' for none), the queue's name
+	// ('' for none) and the seqs to dequeue. KEYS after the record and the due index: the queue and
+	// its heads index when dequeuing, then the counter index and hashes when counting, then the
+	// marker when guarded. A record is a hash {value, version,
 	// expires}; an expired one reads as absent, but its version still grows so a stale writer
 	// cannot win.
-	write: `
+	write: `${guard(8)}
 		local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 		local expires = tonumber(redis.call('HGET', KEYS[1], 'expires') or '0')
 		local live = current
@@ -68,15 +82,15 @@ export const SCRIPTS = {
 		if ARGV[6] == 'clear' then redis.call('ZREM', KEYS[2], ARGV[5])
 		elseif ARGV[6] ~= 'keep' then redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5]) end
 		local c = 3
-		if ARGV[8] ~= '' then
-			for i = 9, #ARGV do redis.call('ZREMRANGEBYSCORE', KEYS[3], ARGV[i], ARGV[i]) end
+		if ARGV[9] ~= '' then
+			for i = 10, #ARGV do redis.call('ZREMRANGEBYSCORE', KEYS[3], ARGV[i], ARGV[i]) end
 			${HEAD}
 			c = 5
 		end
 		${COUNT}
 		return current + 1`,
-	// KEYS: record, due index. ARGV: expected version, key.
-	remove: `
+	// KEYS: record, due index, the marker when guarded. ARGV: expected version, key, guard.
+	remove: `${guard(3)}
 		local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 		if current ~= tonumber(ARGV[1]) then return 0 end
 		redis.call('DEL', KEYS[1])
@@ -115,7 +129,7 @@ export const SCRIPTS = {
 export type Scripted = Redis & {
 	mbClaim(key: string, now: number, deadline: number, ttl: number): Promise<number>;
 	mbWrite(numberOfKeys: number, ...args: Array<string | number>): Promise<number>;
-	mbRemove(record: string, dues: string, expected: number, key: string): Promise<number>;
+	mbRemove(numberOfKeys: number, ...args: Array<string | number>): Promise<number>;
 	mbEnqueue(numberOfKeys: number, ...args: Array<string | number>): Promise<number>;
 	mbDequeue(queue: string, heads: string, name: string, ...seqs: number[]): Promise<number>;
 	mbTake(queue: string, heads: string, name: string, limit: number): Promise<string[]>;
@@ -126,7 +140,7 @@ export function scripted(redis: Redis): Scripted {
 	const defined = redis as Scripted;
 	defined.defineCommand('mbClaim', { numberOfKeys: 1, lua: SCRIPTS.claim });
 	defined.defineCommand('mbWrite', { lua: SCRIPTS.write });
-	defined.defineCommand('mbRemove', { numberOfKeys: 2, lua: SCRIPTS.remove });
+	defined.defineCommand('mbRemove', { lua: SCRIPTS.remove });
 	defined.defineCommand('mbEnqueue', { lua: SCRIPTS.enqueue });
 	defined.defineCommand('mbDequeue', { numberOfKeys: 2, lua: SCRIPTS.dequeue });
 	defined.defineCommand('mbTake', { numberOfKeys: 2, lua: SCRIPTS.take });

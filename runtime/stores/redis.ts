@@ -4,10 +4,11 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { getOrCreate } from '../per-process';
 import { redisCause, StateStoreError, storeError } from './errors';
 import type { LostWrites } from './loss';
-import { LossMarker } from './redis-marker';
+import { LossMarker, LostAnswer, unlessLost } from './redis-marker';
 import { redisOptions, type RedisCredential } from './redis-options';
 import { crashLoss, readPersistence } from './redis-persistence';
 import { readCounters } from './redis-counters';
+import { writeCall } from './redis-write';
 import {
 	liveRecord,
 	parseMember,
@@ -44,11 +45,23 @@ export class RedisStore implements StateStore {
 		this.where = `${redis.options.host ?? 'localhost'}:${redis.options.port ?? 6379} database ${redis.options.db ?? 0}`;
 	}
 
-	/** Runs one command; a failure says which Redis, the cause in words, and what to do. */
-	private async run<T>(command: () => Promise<T>): Promise<T> {
+	/**
+	 * Runs one command; a failure says which Redis, the cause in words, and what to do. A command
+	 * answered on a connection made after it was sent (it waited in the client's queue while Redis
+	 * was down, or was sent again after a reconnect) may have been answered by a Redis that came
+	 * back without writes, before the marker's check: its answer waits for that check, and is
+	 * refused if the check found a loss (the caller reads again, knowing it).
+	 */
+	private async run<T>(command: () => Promise<T>, finding = false): Promise<T> {
 		try {
 			if (this.marker.gate) await this.marker.gate;
+			const { connection, lost } = this.marker;
 			const result = await command();
+			// (The commands that find the loss are answered whatever they find.)
+			if (this.marker.connection !== connection && !finding) {
+				await this.marker.gate;
+				if (this.marker.lost !== lost) throw new LostAnswer();
+			}
 			this.marker.touch();
 			return result;
 		} catch (error) {
@@ -59,9 +72,10 @@ export class RedisStore implements StateStore {
 	/** Writes this Redis acknowledged and came back without, once found (at a reconnect). */
 	async lostWrites(): Promise<LostWrites | undefined> {
 		// Connected: the marker was checked on connecting. Otherwise connect (and check) first.
-		if (this.redis.status !== 'ready' || this.marker.gate) await this.run(() => this.redis.ping());
+		if (this.redis.status !== 'ready' || this.marker.gate)
+			await this.run(() => this.redis.ping(), true);
 		// A loss another process found (its writes were lost, this one's maybe not).
-		await this.run(() => this.marker.shared());
+		await this.run(() => this.marker.shared(), true);
 		return this.marker.lost;
 	}
 
@@ -79,6 +93,7 @@ export class RedisStore implements StateStore {
 	private failure(error: Error): StateStoreError {
 		if (error instanceof StateStoreError) return error;
 		const store = { kind: 'Redis' as const, where: this.where };
+		if (error instanceof LostAnswer) return storeError(store, 'lost data', error.message);
 		return storeError(store, redisCause(error), error.message, error);
 	}
 
@@ -115,47 +130,23 @@ export class RedisStore implements StateStore {
 		expectedVersion: number,
 		options: WriteOptions = {},
 	): Promise<number | null> {
-		const due =
-			options.dueAt === undefined ? 'keep' : options.dueAt === null ? 'clear' : options.dueAt;
-		const taken = options.dequeue;
-		const keys = [this.key('record', namespace, key), this.key('due', namespace)];
-		if (taken)
-			keys.push(
-				this.key('inbox', taken.namespace, taken.queue),
-				this.key('inbox-heads', taken.namespace),
-			);
-		const counted = options.counters;
-		if (counted)
-			keys.push(
-				this.key('counter-index', counted.namespace),
-				...counted.hashes.map((h) => this.key('counters', counted.namespace, h.key)),
-			);
-		const version = await this.run(() =>
-			this.redis.mbWrite(
-				keys.length,
-				...keys,
-				value,
-				expectedVersion,
-				this.now(),
-				options.expiresAt === undefined ? '' : String(options.expiresAt),
-				key,
-				String(due),
-				counted ? JSON.stringify(counted.hashes.map((h) => [h.expiresAt, h.incr, h.key])) : '',
-				...(taken ? [taken.queue, ...taken.seqs] : ['']),
-			),
-		);
+		const version = await this.run(async () => {
+			const w = { namespace, key, value, expectedVersion, now: this.now() };
+			const { keys, args } = writeCall(this.key.bind(this), w, options, this.marker.guard());
+			return unlessLost(await this.redis.mbWrite(keys.length, ...keys, ...args));
+		});
 		return version < 0 ? null : version;
 	}
 
 	async remove(namespace: string, key: string, expectedVersion: number): Promise<boolean> {
-		const removed = await this.run(() =>
-			this.redis.mbRemove(
-				this.key('record', namespace, key),
-				this.key('due', namespace),
-				expectedVersion,
-				key,
-			),
-		);
+		const removed = await this.run(async () => {
+			const [marker, guard] = this.marker.guard() ?? [];
+			const keys = [this.key('record', namespace, key), this.key('due', namespace)];
+			if (marker) keys.push(marker);
+			return unlessLost(
+				await this.redis.mbRemove(keys.length, ...keys, expectedVersion, key, guard ?? ''),
+			);
+		});
 		return removed === 1;
 	}
 

@@ -9,6 +9,7 @@ import { psql } from './queue';
  * database (queue mode saves every execution's data), for a failed run's report.
  */
 export function scenarioOutputsFor(database: string, clientIds: string[], node = 'Steps'): string {
+	// The Scenario node's items, and Run Due Work's (its failures name the conversation).
 	// n8n stores run data with `flatted` (cycles kept); its own copy reads it.
 	const flatted = createRequire(`${n8nCacheDir()}/node_modules/n8n/package.json`)('flatted') as {
 		parse(text: string): unknown;
@@ -32,9 +33,13 @@ export function scenarioOutputsFor(database: string, clientIds: string[], node =
 				runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: unknown }>> } }>>;
 			};
 		};
-		const outputs = run.resultData?.runData?.[node]?.[0]?.data?.main?.[0] ?? [];
-		for (const { json } of outputs)
-			if (about(JSON.stringify(json))) lines.push(`#${id} ${at} ${status} ${JSON.stringify(json)}`);
+		const runData = run.resultData?.runData ?? {};
+		for (const [name, runs] of Object.entries(runData)) {
+			if (name !== node && !name.includes('Due')) continue;
+			for (const { json } of runs[0]?.data?.main?.[0] ?? [])
+				if (about(JSON.stringify(json)))
+					lines.push(`#${id} ${at} ${status} ${name}: ${JSON.stringify(json)}`);
+		}
 		const error = run.resultData?.error?.message;
 		if (error) lines.push(`#${id} ${at} ${status} error: ${error}`);
 	}

@@ -100,7 +100,10 @@ export const backends: Backend[] = [
 				if (!empty) for (const [key, dump] of dumps) if (dump) await back.restore(key, 0, dump);
 				await back.quit();
 				// The store's connection drops and comes back, as it does when Redis restarts.
-				(store as unknown as { redis: Redis }).redis.disconnect(true);
+				const connection = (store as unknown as { redis: Redis }).redis;
+				const reconnected = new Promise((resolve) => connection.once('ready', resolve));
+				connection.disconnect(true);
+				await reconnected;
 				return store;
 			};
 		},

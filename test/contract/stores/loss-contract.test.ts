@@ -29,8 +29,10 @@ describe.each(backends.filter((b) => b.backup))('loss marker contract: $name', (
 		await t.store.write('c', 'k2', 'lost', 0);
 		t.clock += 1000;
 		t.store = await restore(t.now);
-		expect(await t.store.read('c', 'k2')).toBeUndefined();
+		// Asked first: a command answered by the store as it came back, before the loss was found,
+		// may be refused (Redis: redis-outage.test.ts).
 		const lost = await t.store.lostWrites();
+		expect(await t.store.read('c', 'k2')).toBeUndefined();
 		expect(lost).toMatchObject({ foundAt: t.clock });
 		expect(lost!.since).toBeLessThanOrEqual(backupAt + 1000);
 		expect(lost!.since).toBeGreaterThanOrEqual(1_000_000);
@@ -44,8 +46,8 @@ describe.each(backends.filter((b) => b.backup))('loss marker contract: $name', (
 		const restore = await backend.backup!(t.store);
 		t.clock += 5000;
 		t.store = await restore(t.now, true);
-		expect(await t.store.read('c', 'k1')).toBeUndefined();
 		const lost = await t.store.lostWrites();
+		expect(await t.store.read('c', 'k1')).toBeUndefined();
 		expect(lost?.detail).toMatch(/empty|another|anew/);
 		expect(lost!.since).toBeLessThanOrEqual(1_000_000);
 	});
