@@ -54,6 +54,30 @@ describe('hand-off arrows in lanes', () => {
 		expect(scene.width).toBeLessThan(900);
 	});
 
+	it('takes arrows out of one state to two hand-offs out at different heights, their labels apart', () => {
+		const states: Record<string, unknown> = {};
+		for (let i = 0; i < 10; i++)
+			states[`s${i}`] = {
+				messages: [`Step ${i}`],
+				on: [
+					...(i < 9 ? [{ match: { contains: ['next'] }, target: `s${i + 1}` }] : []),
+					...(i % 4 === 0 ? [{ match: { contains: ['agent'] }, target: 'human' }] : []),
+					...(i % 4 === 0 ? [{ match: { contains: ['billing'] }, target: 'billing' }] : []),
+				],
+			};
+		states.human = { messages: ['A person answers.'] };
+		states.billing = { messages: ['Billing answers.'] };
+		const two = scenarioGraph({ id: 'two', version: 1, start: 's0', states });
+		const lanes = laneEdges(two.edges);
+		const layout = layoutGraph(two, { lanes: true });
+		const out = layout.edges.filter((e) => lanes.has(e.id) && e.source === 's0');
+		expect(out.map((e) => e.target).sort()).toEqual(['billing', 'human']);
+		const [a, b] = out;
+		expect(a.points[0].y).not.toBe(b.points[0].y);
+		// Each label 17 px high: apart when their middles are.
+		expect(Math.abs(a.labelY - b.labelY)).toBeGreaterThanOrEqual(17);
+	});
+
 	it('leaves a scenario without a hand-off as dagre lays it out', () => {
 		const small = scenarioGraph(largeScenario(4));
 		expect(laneEdges(small.edges).size).toBe(0);

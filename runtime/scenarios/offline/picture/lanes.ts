@@ -18,6 +18,8 @@ const LONG = 3;
 /** Between the drawing and the first lane; between lanes (apart enough for a dashed one to read). */
 const MARGIN = 16;
 const GAP = 10;
+/** Between two arrows out of one box: a label's height and a little. */
+const SLOT = 20;
 /** A corner's rounding, as the picture smooths a route through its bend points. */
 const CORNER = 10;
 
@@ -78,25 +80,43 @@ type Point = { x: number; y: number };
 type Placed = Point & { id: string; width: number; height: number };
 type Routed = GraphEdge & { points: Point[]; labelX: number; labelY: number };
 
-/**
- * Where an arrow leaves or enters a box: by its right side, or by its bottom (leaving) or top
- * (entering) when another box is in the way to the lane.
- */
-function side(box: Placed, boxes: readonly Placed[], lane: number, leaving: boolean): Point[] {
-	const right = box.x + box.width;
-	// Low on a state's side: a loop and its label sit at the middle.
-	const y = box.height >= 44 ? box.y + box.height - 8 : box.y + box.height / 2;
-	const blocked = boxes.some(
-		(b) => b !== box && b.x >= right && b.x < lane && b.y <= y && b.y + b.height >= y,
+/** Low on a state's right side (a loop and its label sit at the middle); a small box's middle. */
+const sideY = (box: Placed) => (box.height >= 44 ? box.y + box.height - 8 : box.y + box.height / 2);
+
+/** Whether another box stands between `box`'s right side, at height y, and the lane. */
+const blocked = (box: Placed, boxes: readonly Placed[], lane: number, y: number) =>
+	boxes.some(
+		(b) => b !== box && b.x >= box.x + box.width && b.x < lane && b.y <= y && b.y + b.height >= y,
 	);
-	if (!blocked) return [{ x: right, y }];
-	const edge = leaving ? box.y + box.height : box.y;
-	const beyond = leaving ? edge + CORNER : edge - CORNER;
-	const points = [
-		{ x: right - 16, y: edge },
-		{ x: right - 16, y: beyond },
+
+/**
+ * Where the `slot`-th arrow out of a box leaves it: the first by its right side, the others (and
+ * all when another box is in the way) by its bottom, each further left and lower, its label
+ * under its line. Slot 0 goes to the farthest lane, so no way out crosses another's lane.
+ */
+function exit(box: Placed, boxes: readonly Placed[], lane: number, slot: number): Point[] {
+	const [right, bottom, y] = [box.x + box.width, box.y + box.height, sideY(box)];
+	const free = !blocked(box, boxes, lane, y);
+	if (slot === 0 && free) return [{ x: right, y }];
+	const n = free ? slot - 1 : slot;
+	const x = Math.max(box.x + 8, right - 16 - 16 * n);
+	// Below the side exit's label when there is one.
+	return [
+		{ x, y: bottom },
+		{ x, y: bottom + (free ? 14 : 10) + SLOT * n },
 	];
-	return leaving ? points : points.reverse();
+}
+
+/** Where arrows enter a box: by its right side, or its bottom when another box is in the way. */
+function entry(box: Placed, boxes: readonly Placed[], lane: number, nth: () => number): Point[] {
+	const [right, bottom, y] = [box.x + box.width, box.y + box.height, sideY(box)];
+	if (!blocked(box, boxes, lane, y)) return [{ x: right, y }];
+	// The nth box entered from below: its line apart from the others'.
+	const under = bottom + 10 + 8 * nth();
+	return [
+		{ x: right - 16, y: under },
+		{ x: right - 16, y: bottom },
+	];
 }
 
 /** Extra points either side of each bend, so the smoothing rounds a corner, not a whole leg. */
@@ -117,13 +137,13 @@ function cornered(points: readonly Point[]): Point[] {
 
 /**
  * The lane arrows routed right of `right` (the drawing's right edge), shorter ones nearer; with
- * the drawing's new right edge. Each label sits on the arrow's way out, beside its state.
+ * the drawing's new right edge and their lowest point. Each label sits on the arrow's way out, beside its state.
  */
 export function routeLanes(
 	edges: readonly GraphEdge[],
 	boxes: readonly Placed[],
 	right: number,
-): { routed: Routed[]; right: number } {
+): { routed: Routed[]; right: number; bottom: number } {
 	const byId = new Map(boxes.map((b) => [b.id, b]));
 	const middle = (id: string) => {
 		const b = byId.get(id);
@@ -131,17 +151,28 @@ export function routeLanes(
 	};
 	const length = (e: GraphEdge) => Math.abs(middle(e.target) - middle(e.source));
 	const sorted = [...edges].sort((a, b) => length(a) - length(b));
+	// The farthest lane out of a box takes slot 0 (its side): slots count down as lanes go out.
+	const slots = new Map<string, number>();
+	for (const e of sorted) slots.set(e.source, (slots.get(e.source) ?? 0) + 1);
+	const below = new Map<string, number>();
 	const routed = sorted.flatMap((edge, i): Routed[] => {
 		const [from, to] = [byId.get(edge.source), byId.get(edge.target)];
 		if (!from || !to) return [];
 		const lane = right + MARGIN + GAP * i;
-		const out = side(from, boxes, lane, true);
-		const into = side(to, boxes, lane, false);
-		const [exit, entry] = [out[out.length - 1], into[0]];
-		const points = cornered([...out, { x: lane, y: exit.y }, { x: lane, y: entry.y }, ...into]);
+		const slot = (slots.get(edge.source) ?? 1) - 1;
+		slots.set(edge.source, slot);
+		const out = exit(from, boxes, lane, slot);
+		const into = entry(to, boxes, lane, () => getOrCreate(below, edge.target, () => below.size));
+		const [leave, reach] = [out[out.length - 1], into[0]];
+		const points = cornered([...out, { x: lane, y: leave.y }, { x: lane, y: reach.y }, ...into]);
 		const w = Math.min(edgeText(edge).length, 40) * 6.2 + 8;
 		// Under the line, beside the state: above it may be the state's loop.
-		return [{ ...edge, points, labelX: exit.x + 4 + w / 2, labelY: exit.y + 11 }];
+		return [{ ...edge, points, labelX: leave.x + 4 + w / 2, labelY: leave.y + 11 }];
 	});
-	return { routed, right: sorted.length ? right + MARGIN + GAP * (sorted.length - 1) : right };
+	return {
+		routed,
+		right: sorted.length ? right + MARGIN + GAP * (sorted.length - 1) : right,
+		// A way in or out below the lowest box.
+		bottom: Math.max(0, ...routed.flatMap((e) => e.points.map((p) => p.y))),
+	};
 }

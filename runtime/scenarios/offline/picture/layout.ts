@@ -110,7 +110,7 @@ export function layoutGraph(graph: ScenarioGraph, options: LayoutOptions = {}): 
 		nodes,
 		edges,
 		width: lanes.right + 20,
-		height: size.height ?? 0,
+		height: Math.max(size.height ?? 0, lanes.bottom + 20),
 		ms: performance.now() - began,
 	};
 }
