@@ -9,6 +9,7 @@ import {
 	type ScenarioGraph,
 	type StateBox,
 } from './graph';
+import { laneEdges, routeLanes } from './lanes';
 
 /**
  * Places the boxes and routes the arrows with dagre (top to bottom, arrow labels given room of
@@ -58,32 +59,17 @@ export interface LayoutOptions {
 	height?: (box: StateBox) => number;
 	/** Top to bottom (default) or left to right, which keeps a wide scenario readable. */
 	rankdir?: 'TB' | 'LR';
+	/** Long arrows into a hand-off drawn in lanes on the right (lanes.ts): top to bottom only. */
+	lanes?: boolean;
 }
 
 export function layoutGraph(graph: ScenarioGraph, options: LayoutOptions = {}): Layout {
 	const began = performance.now();
-	const height = options.height ?? boxHeight;
-	const g = new Graph({ multigraph: true });
 	const rankdir = options.rankdir ?? 'TB';
-	g.setGraph({ rankdir, nodesep: 60, ranksep: 70, edgesep: 20, marginx: 20, marginy: 20 });
-	g.setDefaultEdgeLabel(() => ({}));
 	const names = new Set(graph.boxes.map((b) => b.name));
-	g.setNode(START, { width: 22, height: 22 });
-	for (const box of graph.boxes)
-		g.setNode(box.name, { width: BOX_WIDTH, height: height(box), box });
-	if (graph.any) g.setNode(ANY, { width: 130, height: 34 });
 	const drawn = graph.edges.filter((e) => known(e.source, names) && known(e.target, names));
-	if (drawn.some((e) => e.target === END)) g.setNode(END, { width: 22, height: 22 });
-	for (const edge of drawn) {
-		if (edge.source === edge.target) continue; // drawn beside its box, below
-		const width = Math.min(edgeText(edge).length, 40) * 6.2;
-		g.setEdge(
-			edge.source,
-			edge.target,
-			{ width, height: edgeText(edge) ? 16 : 0, labelpos: 'c' },
-			edge.id,
-		);
-	}
+	const laned = options.lanes && rankdir === 'TB' ? laneEdges(drawn) : new Set<string>();
+	const g = dagreGraph(graph, drawn, laned, { ...options, rankdir });
 	layout(g);
 	const nodes: Placed[] = g.nodes().map((id) => {
 		const n = g.node(id) as unknown as Placed & { box?: StateBox };
@@ -96,27 +82,73 @@ export function layoutGraph(graph: ScenarioGraph, options: LayoutOptions = {}): 
 			box: n.box,
 		};
 	});
-	const edges: Routed[] = drawn.map((edge) => {
+	const dagres: Routed[] = drawn.flatMap((edge) => {
 		if (edge.source === edge.target)
-			return selfLoop(edge, g.node(edge.source) as unknown as Placed);
+			return [selfLoop(edge, g.node(edge.source) as unknown as Placed)];
+		if (laned.has(edge.id)) return [];
 		const e = g.edge({ v: edge.source, w: edge.target, name: edge.id }) as unknown as {
 			points: Array<{ x: number; y: number }>;
 			x?: number;
 			y?: number;
 		};
 		const middle = e.points[Math.floor(e.points.length / 2)];
-		return { ...edge, points: e.points, labelX: e.x ?? middle.x, labelY: e.y ?? middle.y };
+		return [{ ...edge, points: e.points, labelX: e.x ?? middle.x, labelY: e.y ?? middle.y }];
 	});
 	const size = g.graph() as { width?: number; height?: number };
 	// A loop on a box's right side and its label may reach past dagre's width.
-	const right = Math.max(0, ...edges.map((e) => e.labelX + Math.min(edgeText(e).length, 40) * 3.1));
+	const right = Math.max(
+		(size.width ?? 0) - 20,
+		...dagres.map((e) => e.labelX + Math.min(edgeText(e).length, 40) * 3.1),
+	);
+	const lanes = routeLanes(
+		drawn.filter((e) => laned.has(e.id)),
+		nodes,
+		right,
+	);
+	const edges = [...dagres, ...lanes.routed];
 	return {
 		nodes,
 		edges,
-		width: Math.max(size.width ?? 0, right + 20),
-		height: size.height ?? 0,
+		width: lanes.right + 20,
+		height: Math.max(size.height ?? 0, lanes.bottom + 20),
 		ms: performance.now() - began,
 	};
+}
+
+/** The graph dagre lays out: the boxes, and the arrows but loops and those drawn in lanes. */
+function dagreGraph(
+	graph: ScenarioGraph,
+	drawn: readonly GraphEdge[],
+	laned: ReadonlySet<string>,
+	options: LayoutOptions,
+): Graph {
+	const height = options.height ?? boxHeight;
+	const g = new Graph({ multigraph: true });
+	g.setGraph({
+		rankdir: options.rankdir,
+		nodesep: 60,
+		ranksep: 70,
+		edgesep: 20,
+		marginx: 20,
+		marginy: 20,
+	});
+	g.setDefaultEdgeLabel(() => ({}));
+	g.setNode(START, { width: 22, height: 22 });
+	for (const box of graph.boxes)
+		g.setNode(box.name, { width: BOX_WIDTH, height: height(box), box });
+	if (graph.any) g.setNode(ANY, { width: 130, height: 34 });
+	if (drawn.some((e) => e.target === END)) g.setNode(END, { width: 22, height: 22 });
+	for (const edge of drawn) {
+		if (edge.source === edge.target || laned.has(edge.id)) continue; // loops: drawn beside their box
+		const width = Math.min(edgeText(edge).length, 40) * 6.2;
+		g.setEdge(
+			edge.source,
+			edge.target,
+			{ width, height: edgeText(edge) ? 16 : 0, labelpos: 'c' },
+			edge.id,
+		);
+	}
+	return g;
 }
 
 /** An arrow from a box back to itself: a loop on its right side, its label beside it. */

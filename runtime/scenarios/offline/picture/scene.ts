@@ -32,10 +32,13 @@ const DASHED: ReadonlySet<EdgeKind> = new Set(['giveUp', 'after', 'keyword']);
 const DASH: [number, number] = [6, 4];
 const HEADER = 40;
 const INK = '#1a202c';
-/** Top to bottom; left to right when that comes out more than twice as wide as tall. */
+/**
+ * Top to bottom, long arrows into a hand-off in lanes on the right (lanes.ts); left to right when
+ * that comes out more than twice as wide as tall.
+ */
 function pictureLayout(graph: ScenarioGraph, traffic: boolean): Layout {
 	const height = (box: StateBox) => heightOf(box, traffic);
-	const down = layoutGraph(graph, { height });
+	const down = layoutGraph(graph, { height, lanes: true });
 	if (down.width <= 2 * down.height) return down;
 	const across = layoutGraph(graph, { height, rankdir: 'LR' });
 	return across.width * across.height <= 1.2 * down.width * down.height ? across : down;
