@@ -29,7 +29,8 @@ interface StoredVersion extends VersionInfo {
 	document: ScenarioDocument;
 }
 
-const DAY = 86_400_000;
+/** A version's use, or its being seen, is written at most once a day per process. */
+export const DAY = 86_400_000;
 const LIST_LIMIT = 1000;
 
 export const refKey = (ref: VersionRef): string => `${ref.id}@${ref.version}`;

@@ -2,7 +2,7 @@ import { getOrCreate } from '../../../per-process';
 import type { StateStore } from '../../../stores/types';
 import { compileScenario, type CompiledScenario } from '../../machine/compile';
 import type { ConversationRecord } from '../../durability/record';
-import { contentHash, refKey, type VersionBook, type VersionRef } from './book';
+import { contentHash, DAY, refKey, type VersionBook, type VersionRef } from './book';
 
 /**
  * What a live conversation runs on when its scenario has a newer version: `finish` (Finish on
@@ -48,12 +48,20 @@ export function rememberDefinition(
 /** How many definitions this process read from the store (the benchmark's and tests' count). */
 export const definitionReads = { count: 0 };
 
+/** An older version this engine steps conversations on: its definition, and its use last noted. */
+interface Ready {
+	compiled: CompiledScenario | undefined;
+	usedAt?: number;
+}
+
 /**
  * The pinned definitions one engine steps with. `prepare` (on every read of a record) makes the
- * record's older version ready; the stepper then asks `get`, synchronously.
+ * record's older version ready; the stepper then asks `get`, synchronously. Both run for every
+ * message of a pinned conversation, so they look the version up by id, then number: no key string
+ * is built per message (the pinning bench).
  */
 export class PinnedDefinitions {
-	private readonly ready = new Map<string, CompiledScenario | undefined>();
+	private readonly ready = new Map<string, Map<number, Ready>>();
 
 	constructor(
 		private readonly book: VersionBook,
@@ -68,20 +76,39 @@ export class PinnedDefinitions {
 	 * ready and its use noted today (every message after the first, kept off the microtask queue).
 	 */
 	prepare(record: ConversationRecord): Promise<void> | undefined {
-		const live = this.live.get(record.scenario.id);
-		if (!live || live.version === record.scenario.version || record.ended) return undefined;
-		const key = refKey(record.scenario);
-		if (!this.ready.has(key)) return this.readyThenUsed(key, record.scenario);
-		return this.ready.get(key) && this.book.used(record.scenario, this.clock.now());
+		const ref = record.scenario;
+		const live = this.live.get(ref.id);
+		if (!live || live.version === ref.version || record.ended) return undefined;
+		const found = this.ready.get(ref.id)?.get(ref.version);
+		if (!found) return this.readyThenUsed(ref);
+		if (!found.compiled) return undefined;
+		const now = this.clock.now();
+		const noted = found.usedAt;
+		if (noted !== undefined && now - noted < DAY && now >= noted) return undefined;
+		return this.used(found, ref, now);
 	}
 
-	private async readyThenUsed(key: string, ref: VersionRef): Promise<void> {
-		this.ready.set(key, await this.load(ref));
-		if (this.ready.get(key)) await this.book.used(ref, this.clock.now());
+	private async readyThenUsed(ref: VersionRef): Promise<void> {
+		const compiled = await this.load(ref);
+		let versions = this.ready.get(ref.id);
+		if (!versions) this.ready.set(ref.id, (versions = new Map()));
+		const found = versions.get(ref.version) ?? { compiled };
+		versions.set(ref.version, found);
+		if (found.compiled) await this.used(found, ref, this.clock.now());
+	}
+
+	/** Notes the version's use in the book (once a day there too); a failed note is tried again. */
+	private used(found: Ready, ref: VersionRef, now: number): Promise<void> | undefined {
+		found.usedAt = now;
+		const noting = this.book.used(ref, now);
+		noting?.catch(() => {
+			found.usedAt = undefined;
+		});
+		return noting;
 	}
 
 	get(ref: VersionRef): CompiledScenario | undefined {
-		return this.ready.get(refKey(ref));
+		return this.ready.get(ref.id)?.get(ref.version)?.compiled;
 	}
 
 	/** The version's definition: compiled from the store once per process. */
