@@ -49,7 +49,7 @@ const COUNT = `
 			end
 		end`;
 
-export const SCRIPTS = {
+const SCRIPTS = {
 	// KEYS: claim. ARGV: now, deadline, ttl.
 	claim: `
 		local expires = tonumber(redis.call('GET', KEYS[1]) or '0')
