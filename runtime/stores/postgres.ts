@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 
+import { countsJson } from './postgres-batch-counts';
 import { storeFailure } from './postgres-errors';
 import {
 	postgresPoolConfig,
@@ -82,7 +83,6 @@ export class PostgresStore implements StateStore {
 		const due = options.dueAt;
 		const taken = options.dequeue;
 		const counted = options.counters;
-		const counts = counted?.hashes.map((h) => ({ k: h.key, i: h.incr, e: h.expiresAt }));
 		const written = this.db.run<{ version: string | null }>('write', [
 			namespace,
 			key,
@@ -96,7 +96,7 @@ export class PostgresStore implements StateStore {
 			taken?.queue ?? null,
 			taken ? taken.seqs : null,
 			counted?.namespace ?? null,
-			counts ? JSON.stringify(counts) : null,
+			counted ? countsJson(counted.hashes) : null,
 		]);
 		this.writing.add(written);
 		try {
