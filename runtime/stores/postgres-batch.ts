@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- a batch is sent on the event loop's next turn, so that writes issued together share one commit */
 import type { QueryResultRow } from 'pg';
 
-import { batchOp } from './postgres-batch-counts';
+import { batchJson } from './postgres-batch-counts';
 import { BATCHED } from './postgres-schema';
 
 export type Result<R extends QueryResultRow = QueryResultRow> = { rows: R[]; rowCount: number };
@@ -34,8 +34,8 @@ export class WriteBatcher {
 	private scheduled = false;
 
 	constructor(
-		/** Several writes in one statement (mb_batch): their answers, in order. */
-		private readonly together: (ops: Array<ReturnType<typeof batchOp>>) => Promise<unknown[]>,
+		/** Several writes in one statement (mb_batch_counted's arguments): their answers, in order. */
+		private readonly together: (batch: ReturnType<typeof batchJson>) => Promise<unknown[]>,
 		/** One write alone, with its retries (PostgresPool.run's own path). */
 		private readonly alone: (name: string, values: unknown[]) => Promise<Answer>,
 		/** The connection broke (undefined: the server answered). */
@@ -74,7 +74,7 @@ export class WriteBatcher {
 		}
 		let answers: unknown[];
 		try {
-			answers = await this.together(batch.map((p) => batchOp(p.name, p.values)));
+			answers = await this.together(batchJson(batch));
 		} catch (error) {
 			// Rolled back whole (a deadlock with another process, say): each alone, so one write's
 			// failure is its own. A connection that broke: whether it committed is unknown.

@@ -1,5 +1,5 @@
 import { StateStoreError } from './errors';
-import { SUMMED_BATCH_FUNCTION } from './postgres-batch-counts';
+import { BATCH_COUNTED_FUNCTION, SUMMED_BATCH_FUNCTION } from './postgres-batch-counts';
 
 /**
  * The PostgreSQL store's tables, functions and statements, in a schema of the user's choice. The
@@ -52,6 +52,8 @@ ${APPEND_FUNCTION(s)}
 ${BATCH_FUNCTION(s)}`,
 	// A batch's counts summed and written once (postgres-batch-counts.ts).
 	(s) => SUMMED_BATCH_FUNCTION(s),
+	// The batch's counts apart from its writes (postgres-batch-counts.ts).
+	(s) => BATCH_COUNTED_FUNCTION(s),
 ];
 
 /**
@@ -209,6 +211,13 @@ export function statements(s: string) {
 		conversation: `SELECT NULL::bigint AS seq, value, version, NULL::bigint AS at FROM ${s}.records
 				WHERE ns = $1 AND key = $2 AND ${live}
 			UNION ALL (SELECT seq, value, NULL, at FROM ${s}.inbox WHERE ns = $4 AND queue = $5 ORDER BY seq LIMIT $6)`,
+		// Several conversations at once (postgres-reads.ts), each read's rows numbered by its place.
+		conversations: `SELECT q.n, c.seq, c.value, c.version, c.at
+			FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[]) WITH ORDINALITY AS q(ns, key, ins, queue, lim, n),
+			LATERAL (SELECT NULL::bigint AS seq, r.value, r.version, NULL::bigint AS at FROM ${s}.records r
+					WHERE r.ns = q.ns AND r.key = q.key AND (r.expires IS NULL OR r.expires > $6)
+				UNION ALL (SELECT i.seq, i.value, NULL, i.at FROM ${s}.inbox i WHERE i.ns = q.ins AND i.queue = q.queue
+					ORDER BY i.seq LIMIT q.lim)) c`,
 		// Each entry to one taker: a concurrent taker skips the rows this one holds.
 		take: `DELETE FROM ${s}.inbox WHERE seq IN (SELECT seq FROM ${s}.inbox WHERE ns = $1 AND queue = $2
 			ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING seq, value, at`,
@@ -222,7 +231,7 @@ export function statements(s: string) {
 		active: `SELECT key FROM ${s}.active WHERE ns = $1 AND at >= $2 AND expires > $3
 			ORDER BY at DESC, key LIMIT $4`,
 		ping: 'SELECT 1',
-		batch: `SELECT ${s}.mb_batch($1::jsonb) AS answers`,
+		batch: `SELECT ${s}.mb_batch_counted($1::jsonb, $2::jsonb) AS answers`,
 		markerRead: `SELECT (SELECT value FROM ${s}.marker WHERE name = 'id') AS id,
 			(SELECT value FROM ${s}.marker WHERE name = $1) AS mine,
 			(SELECT value FROM ${s}.marker WHERE name = 'loss') AS loss`,

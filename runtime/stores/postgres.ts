@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 
+import { countsJson } from './postgres-batch-counts';
 import { storeFailure } from './postgres-errors';
 import {
 	postgresPoolConfig,
@@ -9,6 +10,7 @@ import {
 } from './postgres-options';
 import { PostgresPool } from './postgres-pool';
 import { PostgresMarker } from './postgres-marker';
+import { ReadBatcher, type ConversationRow } from './postgres-reads';
 import { checkSchemaName } from './postgres-schema';
 import type { LostWrites } from './loss';
 import { sharedStores } from './shared';
@@ -29,6 +31,10 @@ export class PostgresStore implements StateStore {
 	private readonly writing = new Set<Promise<unknown>>();
 	private sweeping: Promise<unknown> | null = null;
 	private readonly marker?: PostgresMarker;
+	private readonly reads = new ReadBatcher(
+		async (name, values) => (await this.db.run<ConversationRow>(name, values))?.rows ?? [],
+		() => this.now(),
+	);
 
 	/** `migrate: false`: the tables are used as they are, never made (a reader's open). */
 	constructor(
@@ -82,7 +88,6 @@ export class PostgresStore implements StateStore {
 		const due = options.dueAt;
 		const taken = options.dequeue;
 		const counted = options.counters;
-		const counts = counted?.hashes.map((h) => ({ k: h.key, i: h.incr, e: h.expiresAt }));
 		const written = this.db.run<{ version: string | null }>('write', [
 			namespace,
 			key,
@@ -96,7 +101,7 @@ export class PostgresStore implements StateStore {
 			taken?.queue ?? null,
 			taken ? taken.seqs : null,
 			counted?.namespace ?? null,
-			counts ? JSON.stringify(counts) : null,
+			counted ? countsJson(counted.hashes) : null,
 		]);
 		this.writing.add(written);
 		try {
@@ -162,19 +167,12 @@ export class PostgresStore implements StateStore {
 		return entries(await this.db.run('queued', [namespace, queue, limit]));
 	}
 
-	/** One statement: the record and the inbox from one snapshot, in one round trip. */
+	/**
+	 * One statement: the record and the inbox from one snapshot, in one round trip; reads issued
+	 * together share one (postgres-reads.ts).
+	 */
 	async readConversation(at: ConversationAt): Promise<ConversationRead> {
-		const { recordNamespace, key, inboxNamespace, queue, limit } = at;
-		const values = [recordNamespace, key, this.now(), inboxNamespace, queue, limit];
-		const rows = (await this.db.run<ConversationRow>('conversation', values))?.rows ?? [];
-		const record = rows.find((r) => r.seq === null);
-		const inbox = rows.filter((r) => r.seq !== null);
-		return {
-			record: record && { value: record.value, version: Number(record.version) },
-			queued: inbox
-				.map((r) => ({ seq: Number(r.seq), value: r.value, at: Number(r.at) }))
-				.sort((x, y) => x.seq - y.seq),
-		};
+		return await this.reads.read(at);
 	}
 
 	async take(namespace: string, queue: string, limit: number): Promise<QueuedEntry[]> {
@@ -237,14 +235,6 @@ export class PostgresStore implements StateStore {
 		await this.db.end();
 	}
 }
-
-/** A row of the `conversation` statement: the record's (no seq, no at) or an inbox entry's. */
-type ConversationRow = {
-	seq: string | null;
-	value: string;
-	version: string | null;
-	at: string | null;
-};
 
 function entries(
 	result: { rows: Array<{ seq: string; value: string; at: string }> } | null,

@@ -39,33 +39,37 @@ export function countStop(
 	const old = before?.stop;
 	const state = after.snapshot.value;
 	const day = after.reached?.[state];
-	let stop: Stop | undefined;
+	// The stop's field and minute first: a stop that did not move keeps its object (no new one a write).
+	let name: string | undefined;
+	let minute: number | undefined;
 	if (day !== undefined) {
-		if (after.ended) stop = { day, field: field.stop('End', state) };
-		else if (after.snapshot.context.handedOff) stop = { day, field: field.stop('Human', state) };
+		if (after.ended) name = field.stop('End', state);
+		else if (after.snapshot.context.handedOff) name = field.stop('Human', state);
 		else {
 			// The quiet time runs from the client's last message, or from arriving in the state.
 			const fresh =
 				step.moved || step.event === 'message' || step.event === 'late' || step.event === 'release';
-			const minute =
-				!fresh && old?.minute !== undefined ? old.minute : Math.floor(step.now / MINUTE_MS);
-			stop = { day, field: field.stopLive(state, minute), minute };
+			minute = !fresh && old?.minute !== undefined ? old.minute : Math.floor(step.now / MINUTE_MS);
+			name = field.stopLive(state, minute);
 		}
 	}
 	const from: ScenarioRef | undefined = before?.scenario;
 	if (
 		old &&
-		stop &&
+		name !== undefined &&
 		from &&
 		sameVersion(from, after.scenario) &&
-		old.day === stop.day &&
-		old.field === stop.field
+		old.day === day &&
+		old.field === name
 	) {
 		after.stop = old;
 		return;
 	}
 	// A conversation that ended keeps its stop when it starts again: that run completed.
 	if (old && from && !(before?.ended && step.started)) tally.add(from, old.field, -1, old.day);
-	if (stop) tally.add(after.scenario, stop.field, 1, stop.day);
-	after.stop = stop;
+	if (name === undefined || day === undefined) after.stop = undefined;
+	else {
+		after.stop = minute === undefined ? { day, field: name } : { day, field: name, minute };
+		tally.add(after.scenario, name, 1, day);
+	}
 }

@@ -199,7 +199,10 @@ function walk(
 	keyword: boolean,
 	run: Run,
 ): Run {
-	let at = from;
+	// Where the walk is (no object a state): the step's start, then each state entered.
+	let atScenario = from?.scenario;
+	let atState = from?.state ?? '';
+	let first = true;
 	let { scenario, reached } = run;
 	for (const leg of path) {
 		// Another scenario version (a jump, a new version): a new run there.
@@ -208,16 +211,18 @@ function walk(
 			reached = {};
 		}
 		for (const state of leg.states) {
-			if (at && sameVersion(at.scenario, leg.scenario)) {
-				const edge = keyword && at === from ? field.keyword : field.edge;
-				tally.add(leg.scenario, edge(at.state, state));
-			} else if (at) tally.add(at.scenario, field.of('left', at.state));
+			if (atScenario && sameVersion(atScenario, leg.scenario)) {
+				const edge = keyword && first ? field.keyword : field.edge;
+				tally.add(leg.scenario, edge(atState, state));
+			} else if (atScenario) tally.add(atScenario, field.of('left', atState));
 			tally.add(leg.scenario, field.of('entered', state));
 			if (reached[state] === undefined) {
 				reached = { ...reached, [state]: tally.today };
 				tally.add(leg.scenario, field.of('reached', state));
 			}
-			at = { scenario: leg.scenario, state };
+			atScenario = leg.scenario;
+			atState = state;
+			first = false;
 		}
 	}
 	return { scenario, reached };

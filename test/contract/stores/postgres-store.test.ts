@@ -74,6 +74,43 @@ describe('PostgreSQL store: its schema', () => {
 		expect(versions).toEqual(MIGRATIONS.map((_, i) => ({ version: i + 1 })));
 	});
 
+	it('reads conversations issued together in one statement, each its own record and inbox', async () => {
+		const store = new PostgresStore({ ...pg, schema: 'reads' });
+		await store.write('rec', 'a', 'va', 0);
+		await store.write('rec', 'c', 'vc', 0);
+		const [e1, e2, e3] = [
+			await store.enqueue('in', 'qa', ['m1'], 'e1', 60_000),
+			await store.enqueue('in', 'qa', ['m2'], 'e2', 60_000),
+			await store.enqueue('in', 'qb', ['m3'], 'e3', 60_000),
+		];
+		const at = (key: string, queue: string, limit = 10) => ({
+			recordNamespace: 'rec',
+			key,
+			inboxNamespace: 'in',
+			queue,
+			limit,
+		});
+		const reads = await Promise.all([
+			store.readConversation(at('a', 'qa')),
+			store.readConversation(at('b', 'qb')),
+			store.readConversation(at('c', 'qc')),
+			store.readConversation(at('a', 'qa', 1)),
+		]);
+		const entry = (seq: number | null, value: string) => ({ seq, value, at: expect.any(Number) });
+		expect(reads).toEqual([
+			{ record: { value: 'va', version: 1 }, queued: [entry(e1, 'e1'), entry(e2, 'e2')] },
+			{ record: undefined, queued: [entry(e3, 'e3')] },
+			{ record: { value: 'vc', version: 1 }, queued: [] },
+			{ record: { value: 'va', version: 1 }, queued: [entry(e1, 'e1')] },
+		]);
+		// Alone, as before.
+		expect(await store.readConversation(at('c', 'qa', 5))).toEqual({
+			record: { value: 'vc', version: 1 },
+			queued: [entry(e1, 'e1'), entry(e2, 'e2')],
+		});
+		await store.close();
+	});
+
 	it('refuses a schema name that is not a plain identifier, saying the rule', async () => {
 		expect(() => new PostgresStore({ ...pg, schema: 'x"; DROP TABLE y; --' })).toThrow(
 			/Schema "x"; DROP TABLE y; --" is not a plain schema name: use 1 to 63 letters, digits or underscores/,
