@@ -30,10 +30,11 @@ return ARGV[1]`;
 /**
  * The loss marker of a Redis store: a hash beside the data holding the store's id and, per
  * process, the time of its latest write the marker follows. The process keeps in memory the last
- * time Redis acknowledged. Each time the connection is (re)established, before any other command
- * of the store goes, the hash is read: no hash (Redis came back empty), another id (replaced), or
- * this process's time older than the one acknowledged (came back from an older snapshot) is a loss
- * of writes. A write acknowledged after the last touch and lost with it is not seen: at most
+ * time Redis acknowledged. Each time the connection is (re)established, before any new command
+ * of the store goes, the hash is read (a command the client queued or sends again may reach Redis
+ * first: its answer waits for this check, redis.ts `run`): no hash (Redis came back empty),
+ * another id (replaced), or this process's time older than the one acknowledged (came back from
+ * an older snapshot) is a loss of writes. A write acknowledged after the last touch and lost with it is not seen: at most
  * TOUCH_EVERY_MS and one round trip of writes.
  *
  * A loss is the whole store's, not only its finder's: a process that wrote nothing in the lost
