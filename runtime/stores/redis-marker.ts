@@ -58,6 +58,8 @@ export class LossMarker {
 	connection = 0;
 	lost?: LostWrites;
 	private readonly listeners: Array<(loss: LostWrites) => void> = [];
+	/** A check made outside a connect (`checkNow`), shared by those that wait for it. */
+	private checking?: Promise<void>;
 
 	constructor(
 		private readonly redis: Redis,
@@ -78,6 +80,36 @@ export class LossMarker {
 					open();
 				});
 		});
+	}
+
+	/**
+	 * Before a command of the store: the connection's check done, and the marker's id known. The
+	 * check at connect runs in an event listener, whose failure nobody awaits: a store whose first
+	 * check failed (a command of it refused or cut off) would otherwise write unguarded, touch
+	 * nothing, never take in a loss another process found, and start its `since` only at the next
+	 * reconnect. So a command waits for a check that succeeded, made here if none has.
+	 */
+	async ready(): Promise<void> {
+		if (this.gate) await this.gate;
+		if (this.id) return;
+		await this.checkNow();
+		if (!this.id) throw new Error('its loss marker could not be read');
+	}
+
+	/**
+	 * The marker refused this process (a touch or a write's guard) on a connection already checked:
+	 * it lost this process's time without a reconnect (emptied, or a failover behind a proxy).
+	 * Checked now, so the loss is found and taken in; a failed check is retried by the next.
+	 */
+	async recheck(): Promise<void> {
+		if (this.gate) return;
+		await this.checkNow().catch(() => undefined);
+	}
+
+	/** A check made outside a connect (one at a time, shared by whoever asks meanwhile). */
+	private checkNow(): Promise<void> {
+		this.checking ??= this.check().finally(() => (this.checking = undefined));
+		return this.checking;
 	}
 
 	onLoss(listener: (loss: LostWrites) => void): void {
@@ -110,6 +142,7 @@ export class LossMarker {
 			this.redis.eval(TOUCH, 1, this.key, `w:${this.process}`, this.acknowledged, at, id).then(
 				(done) => {
 					if (done === 1) this.acknowledged = Math.max(this.acknowledged, at);
+					else void this.recheck();
 				},
 				() => undefined,
 			);

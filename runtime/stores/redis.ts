@@ -54,7 +54,7 @@ export class RedisStore implements StateStore {
 	 */
 	private async run<T>(command: () => Promise<T>, finding = false): Promise<T> {
 		try {
-			if (this.marker.gate) await this.marker.gate;
+			await this.marker.ready();
 			const { connection, lost } = this.marker;
 			const result = await command();
 			// (The commands that find the loss are answered whatever they find.)
@@ -65,6 +65,8 @@ export class RedisStore implements StateStore {
 			this.marker.touch();
 			return result;
 		} catch (error) {
+			// Refused by a write's guard: the check finds the loss before the caller reads again.
+			if (error instanceof LostAnswer) await this.marker.recheck();
 			throw this.failure(error as Error);
 		}
 	}

@@ -108,6 +108,7 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 		const groupSignal = (name: NodeJS.Signals) =>
 			lateWorkers.forEach((w) => process.kill(-(w.process.pid as number), name));
 		groupSignal('SIGSTOP');
+		const watch = watchMarker(() => port);
 		const killer = (async () => {
 			await sleep(2500);
 			const client = new Redis({ port });
@@ -125,6 +126,7 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 		await killer;
 		const { final, summary } = await outcome(emulator, clientIds, PLAN, storedSteps, true);
 		const written = await everyWritten(emulator, clientIds, PLAN, await storedSteps());
+		const markerSeen = watch.stop();
 		const logs = [n8n.main, ...n8n.workers].map((p) => p.log()).join('\n');
 		const said = (pattern: RegExp) => logs.split('\n').filter((line) => pattern.test(line));
 		const warnings = said(/can lose writes it has acknowledged/);
@@ -160,6 +162,10 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 				clients.length > 0 ? clients : clientIds.slice(0, 2),
 			);
 			writeFileSync(path.join(kept, 'scenario-outputs.log'), outputs);
+			writeFileSync(path.join(kept, 'marker.log'), markerSeen.join('\n'));
+			process.stdout.write(
+				`redis loss test, the marker as it changed:\n${markerSeen.join('\n')}\n`,
+			);
 			process.stdout.write(
 				`redis loss test, the Scenario node's outputs:\n${outputs.split('\n').slice(0, 80).join('\n')}\n`,
 			);
@@ -195,3 +201,32 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 		return { all: counts.reduce((a, b) => a + b, 0), perClient: counts.join(' ') };
 	};
 });
+
+/**
+ * The loss marker's hash read every 100 ms through the run (a connection of the test's own, made
+ * again after the kill): each change kept with its time, so a failing run shows which processes
+ * kept their times in it, and when.
+ */
+function watchMarker(port: () => number): { stop: () => string[] } {
+	const seen: string[] = [];
+	let last = '';
+	let running = true;
+	const redis = new Redis({ port: port(), lazyConnect: true, maxRetriesPerRequest: 0 });
+	redis.on('error', () => undefined);
+	const loop = (async () => {
+		while (running) {
+			const marker = await redis.hgetall('messaging-bot:{~marker}:store').catch(() => undefined);
+			const text = marker === undefined ? '(unreachable)' : JSON.stringify(marker);
+			if (text !== last) seen.push(`${new Date().toISOString()} ${text}`);
+			last = text;
+			await sleep(100);
+		}
+	})();
+	return {
+		stop: () => {
+			running = false;
+			void loop.finally(() => redis.disconnect());
+			return seen;
+		},
+	};
+}

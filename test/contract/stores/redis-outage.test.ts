@@ -1,70 +1,36 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test tooling: a Redis server of the test's own, killed and started again, never loaded by n8n */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: a Redis server of the test's own, killed and started again, never loaded by n8n */
 import { Redis } from 'ioredis';
 
-import { freePort } from '../../../scripts/lib/n8n-process';
 import { StateStoreError } from '../../../runtime/stores/errors';
 import { RedisStore } from '../../../runtime/stores/redis';
+import { OwnRedis } from '../../helpers/own-redis';
 
 // A command sent while the store's Redis is down waits in the client's queue, and one in flight
 // when it died is sent again: both reach a Redis that came back empty before the store has
 // checked its marker. Their answers must not be taken for the store's state: a read answered by
 // the emptied Redis, or a first write landing in it, is refused as a loss, never acted on.
-const dir = mkdtempSync(path.join(tmpdir(), 'mb-redis-outage-'));
-let server: ChildProcess | undefined;
-afterAll(() => {
-	server?.kill('SIGKILL');
-	rmSync(dir, { recursive: true, force: true });
+const servers: OwnRedis[] = [];
+afterAll(async () => {
+	for (const server of servers) await server.stop();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A Redis with no persistence (it comes back empty), started on `port`, listening when resolved. */
-async function startRedis(port: number): Promise<void> {
-	server = spawn('redis-server', [
-		'--port',
-		String(port),
-		'--dir',
-		dir,
-		'--save',
-		'',
-		'--appendonly',
-		'no',
-	]);
-	for (let waited = 0; waited < 3000; waited += 10) {
-		// A bare PING: a store's probe would write its own marker into the new Redis.
-		const probe = new Redis({
-			host: '127.0.0.1',
-			port,
-			lazyConnect: true,
-			retryStrategy: () => null,
-		});
-		const up = await probe.ping().then(
-			() => true,
-			() => false,
-		);
-		probe.disconnect();
-		if (up) return;
-		await sleep(10);
-	}
-	throw new Error(`redis-server did not start on ${port}`);
+async function ownRedis(): Promise<OwnRedis> {
+	const server = await OwnRedis.start();
+	servers.push(server);
+	return server;
 }
 
 /** A store with a conversation written and its marker touched, then its Redis killed. */
 async function storeThenCrash(): Promise<{ store: RedisStore; restart: () => Promise<void> }> {
-	const port = await freePort();
-	await startRedis(port);
-	const store = new RedisStore({ host: '127.0.0.1', port });
+	const server = await ownRedis();
+	const store = new RedisStore({ host: '127.0.0.1', port: server.port });
 	expect(await store.write('conversations', 'known', 'v1', 0)).toBe(1);
 	// The marker's touch follows a write within a few milliseconds.
 	await sleep(200);
-	server?.kill('SIGKILL');
-	await new Promise((resolve) => server?.once('exit', resolve));
-	return { store, restart: async () => await startRedis(port) };
+	await server.kill();
+	return { store, restart: async () => await server.restart() };
 }
 
 async function settled<T>(promise: Promise<T>) {
@@ -103,8 +69,8 @@ describe('commands sent while the Redis is down, answered by a Redis that came b
 	});
 
 	it('with nothing lost (the connection dropped, Redis kept its data), a command sent meanwhile is answered', async () => {
-		const port = await freePort();
-		await startRedis(port);
+		const server = await ownRedis();
+		const port = server.port;
 		const store = new RedisStore({ host: '127.0.0.1', port });
 		expect(await store.write('conversations', 'kept', 'v1', 0)).toBe(1);
 		await sleep(200);
