@@ -65,7 +65,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // just come back older (from ioredis's offline queue, or resent after the reconnect, before the
 // marker is checked) must not write this process's latest time back over the older one.
 describe('the loss marker under a touch that arrives after the loss', () => {
-	it('a touch meeting an older marker writes nothing, and the check on reconnecting says the loss', async () => {
+	it('a touch meeting an older marker writes nothing over it, and the check it sets off says the loss', async () => {
 		const port = nextPort;
 		const store = await redisWith('--save', '', '--appendonly', 'no');
 		const admin = new Redis({ port });
@@ -83,14 +83,13 @@ describe('the loss marker under a touch that arrives after the loss', () => {
 		expect(at).toBeGreaterThan(0);
 		// Redis "came back" as it was long ago: the marker's time for this process far back.
 		await admin.hset(key, field, 1);
-		// A write, then its touch, reach that Redis before the store has reconnected and checked.
+		// A write, then its touch, meet that marker: the touch writes nothing over it (it would hide
+		// the loss), and the store checks at once, with no reconnect: the loss is said.
 		expect(await store.claim('d', 'second', 60_000)).toBe(true);
 		await sleep(300);
-		expect(await admin.hget(key, field)).toBe('1');
-		// The connection drops and comes back: the check finds this process's time older than acknowledged.
-		await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
-		await new Promise((resolve) => setTimeout(resolve, 300));
 		expect((await store.lostWrites())?.detail).toMatch(/came back as it was at 1970/);
+		// Kept again from the loss on.
+		expect(Number(await admin.hget(key, field))).toBeGreaterThanOrEqual(at);
 		await admin.quit();
 		await store.close();
 	});
