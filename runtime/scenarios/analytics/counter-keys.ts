@@ -1,3 +1,5 @@
+import type { CounterIncrements } from '../../stores/types';
+
 /**
  * Where the analytics counters live: one hash per scope, scenario version and UTC day (field per
  * counter), and one per scope and scenario version for the conversations in each state now.
@@ -115,6 +117,17 @@ export function bucketLimitMs(bucket: number): number {
 	return Math.round(1000 * 2 ** (bucket / 2));
 }
 
+/**
+ * A step's counts per scenario version: to its day's hash, to earlier days' hashes (where a
+ * conversation's stop is kept), and to its "in each state now" hash.
+ */
+export interface VersionCounts {
+	scenario: ScenarioRef;
+	day: Record<string, number>;
+	live: Record<string, number>;
+	past?: Map<string, Record<string, number>>;
+}
+
 let lastDay = { number: -1, day: '' };
 
 /** The UTC day of `now`, kept from the last call (a step asks it more than once). */
@@ -124,24 +137,33 @@ export function today(now: number): string {
 	return lastDay.day;
 }
 
-/**
- * A step's hash of one scenario version, empty, as the store takes it: its day's (`day`, a UTC
- * day) or its "in each state now" (`day` undefined), kept `daysKept` days after its day (an
- * earlier day's hash keeps its own deadline). Undefined for an earlier day's hash already
- * forgotten: a stop's decrement does not start it again.
- */
-export function counterHash(
+/** A step's counts as the store's increments, each hash kept `daysKept` days after its day. */
+export function increments(
 	scope: string,
-	scenario: ScenarioRef,
-	day: string | undefined,
+	counts: readonly VersionCounts[],
 	now: number,
 	daysKept: number,
-): { key: string; incr: Record<string, number>; expiresAt: number } | undefined {
-	const dayNumber =
-		day === undefined || day === today(now)
-			? Math.floor(now / DAY_MS)
-			: Math.floor(Date.parse(day) / DAY_MS);
+): CounterIncrements[] {
+	const dayNumber = Math.floor(now / DAY_MS);
+	const day0 = today(now);
 	const expiresAt = (dayNumber + 1 + daysKept) * DAY_MS;
-	if (expiresAt <= now) return undefined;
-	return { key: counterKey(scope, scenario, day), incr: {}, expiresAt };
+	const hashes: CounterIncrements[] = [];
+	for (const { scenario, day, live, past } of counts) {
+		if (!isEmpty(day))
+			hashes.push({ key: counterKey(scope, scenario, day0), incr: day, expiresAt });
+		if (!isEmpty(live)) hashes.push({ key: counterKey(scope, scenario), incr: live, expiresAt });
+		// An earlier day's hash keeps its own deadline.
+		for (const [d, incr] of past ?? []) {
+			const until = (Math.floor(Date.parse(d) / DAY_MS) + 1 + daysKept) * DAY_MS;
+			// One already forgotten is not started again by a stop's decrement.
+			if (until > now && !isEmpty(incr))
+				hashes.push({ key: counterKey(scope, scenario, d), incr, expiresAt: until });
+		}
+	}
+	return hashes;
+}
+
+function isEmpty(hash: Record<string, number>): boolean {
+	for (const _ in hash) return false;
+	return true;
 }

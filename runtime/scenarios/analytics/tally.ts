@@ -1,13 +1,12 @@
 import type { PersistedSnapshot } from '../machine/compile';
 import type { CallResult, Effect, StepNote } from '../machine/setup';
-import type { CounterIncrements } from '../../stores/types';
 import {
-	counterHash,
 	field,
 	sameVersion,
 	today,
 	waitBucket,
 	type ScenarioRef,
+	type VersionCounts,
 } from './counter-keys';
 import { countStop, type Stop } from './stops';
 
@@ -97,57 +96,38 @@ const NOTE_COUNTERS: Record<StepNote, string | undefined> = {
 	keyword: undefined,
 };
 
-/** Where a step's counts go: the scope they are counted under and how long each day is kept. */
-export interface CountsScope {
-	scope: string;
-	daysKept: number;
-}
-
-type Hash = Record<string, number>;
-
-/**
- * A step's counts, counted straight into the hashes the store takes (one per scenario version and
- * day, one per version for "in each state now"; usually two), each made on its first count: no
- * per-version object, no second pass, no empty hash.
- */
+/** A step's counts per scenario version (usually one), built without a closure or a search. */
 class Tally {
-	readonly hashes: CounterIncrements[] = [];
-	readonly today: string;
-	// Per hash looked up: its version, its day (undefined: "now") and its fields (undefined:
-	// an earlier day's hash already forgotten, counted into nothing).
-	private readonly versions: ScenarioRef[] = [];
-	private readonly days: Array<string | undefined> = [];
-	private readonly fields: Array<Hash | undefined> = [];
+	readonly counts: VersionCounts[] = [];
 
-	constructor(
-		private readonly now: number,
-		private readonly where: CountsScope,
-	) {
-		this.today = today(now);
-	}
+	constructor(readonly today: string) {}
 
-	private hash(scenario: ScenarioRef, day: string | undefined): Hash | undefined {
-		const { versions, days } = this;
-		for (let i = 0; i < versions.length; i++)
-			if (days[i] === day && sameVersion(versions[i], scenario)) return this.fields[i];
-		const made = counterHash(this.where.scope, scenario, day, this.now, this.where.daysKept);
-		versions.push(scenario);
-		days.push(day);
-		this.fields.push(made?.incr);
-		if (made) this.hashes.push(made);
-		return made?.incr;
+	private of(scenario: ScenarioRef): VersionCounts {
+		const counts = this.counts;
+		for (let i = 0; i < counts.length; i++) {
+			if (sameVersion(counts[i].scenario, scenario)) return counts[i];
+		}
+		const found = { scenario, day: {}, live: {} };
+		counts.push(found);
+		return found;
 	}
 
 	/** Adds to today's hash, or to the hash of an earlier `day`. */
-	add(scenario: ScenarioRef, name: string, n = 1, day: string = this.today): void {
-		const hash = this.hash(scenario, day);
-		if (hash) hash[name] = (hash[name] ?? 0) + n;
+	add(scenario: ScenarioRef, name: string, n = 1, day?: string): void {
+		const counts = this.of(scenario);
+		let hash = counts.day;
+		if (day !== undefined && day !== this.today) {
+			counts.past ??= new Map();
+			hash = counts.past.get(day) ?? {};
+			counts.past.set(day, hash);
+		}
+		hash[name] = (hash[name] ?? 0) + n;
 	}
 
 	/** The conversations in a state now. */
 	live(scenario: ScenarioRef, state: string, n: number): void {
-		const hash = this.hash(scenario, undefined);
-		if (hash) hash[state] = (hash[state] ?? 0) + n;
+		const live = this.of(scenario).live;
+		live[state] = (live[state] ?? 0) + n;
 	}
 }
 
@@ -167,9 +147,8 @@ export function stepTally(
 	before: TalliedRecord | undefined,
 	after: TalliedRecord,
 	now: number,
-	where: CountsScope,
-): CounterIncrements[] {
-	const tally = new Tally(now, where);
+): VersionCounts[] {
+	const tally = new Tally(today(now));
 	// Read once: a later write of the same record (its outbox drained) is not the step again.
 	const facts = take(factsOf, after);
 	const from = before?.scenario;
@@ -177,13 +156,11 @@ export function stepTally(
 	const next = after.snapshot.value;
 	const started = !before || (facts?.started ?? false);
 	const changed = !!from && !sameVersion(from, after.scenario);
-	let path = take(pathOf, after) ?? NO_PATH;
-	let moved = entersAny(path);
+	let path = take(pathOf, after) ?? [];
 	// No path known (or none in a new version): the conversation counts as arriving where it is.
-	if (!moved && (started || changed || prev !== next)) {
+	if (!path.some((leg) => leg.states.length > 0) && (started || changed || prev !== next))
 		path = [{ scenario: after.scenario, states: [next] }];
-		moved = true;
-	}
+	const moved = path.some((leg) => leg.states.length > 0);
 	const wasLive = !!before && !before.ended;
 	countEvents(tally, before, after, facts, started);
 	const leaving =
@@ -206,14 +183,7 @@ export function stepTally(
 	countStop(tally, before, after, { started, moved, event: facts?.event, now });
 	countSplits(tally, before, after);
 	for (const entry of after.outbox) countOutcome(tally, after.scenario, entry);
-	return tally.hashes;
-}
-
-const NO_PATH: readonly PathLeg[] = [];
-
-function entersAny(path: readonly PathLeg[]): boolean {
-	for (let i = 0; i < path.length; i++) if (path[i].states.length > 0) return true;
-	return false;
+	return tally.counts;
 }
 
 interface Run {

@@ -4,7 +4,7 @@ import type {
 	Versioned as StoredVersioned,
 	WriteOptions,
 } from '../../stores/types';
-import { COUNTERS_NAMESPACE } from '../analytics/counter-keys';
+import { COUNTERS_NAMESPACE, increments } from '../analytics/counter-keys';
 import { decodeRecord, encodeRecord, unfinished, type ConversationRecord } from './record';
 import { stepTally } from '../analytics/tally';
 
@@ -125,8 +125,10 @@ export class ConversationStore {
 	): WriteOptions['counters'] {
 		const options = this.options.counters;
 		if (!options) return undefined;
-		const hashes = stepTally(before, after, now, options);
-		return hashes.length === 0 ? undefined : { namespace: COUNTERS_NAMESPACE, hashes };
+		const counts = stepTally(before, after, now);
+		if (counts.length === 0) return undefined;
+		const hashes = increments(options.scope, counts, now, options.daysKept);
+		return { namespace: COUNTERS_NAMESPACE, hashes };
 	}
 
 	/** Keys whose timer or unfinished effect is due at `now`. */
