@@ -22,7 +22,7 @@ import {
 } from './counters-overhead';
 import { HistoryApi } from './history-api';
 import { CLIENTS, clients, messages, order } from './order-traffic';
-import { percentile, table } from './lib';
+import { handleConcurrently, percentile, table } from './lib';
 
 /**
  * Messages per second through ScenarioEngine.handle (load, dedupe, step, save with the outbox,
@@ -96,21 +96,11 @@ async function throughEngine(
 		...(analytics ? {} : { analytics: false }),
 	});
 	const latencies: number[] = [];
-	let next = 0;
 	const all = async (list: MessageReceived[]) =>
-		await Promise.all(
-			Array.from({ length: concurrency }, async () => {
-				while (next < list.length) {
-					const e = list[next++];
-					const t = performance.now();
-					await engine.handle(e);
-					latencies.push(performance.now() - t);
-				}
-			}),
-		);
+		await handleConcurrently(async (e) => await engine.handle(e), list, concurrency, latencies);
 	if (untimed > 0) {
 		await all(events.slice(0, untimed));
-		[next, latencies.length] = [0, 0];
+		latencies.length = 0;
 	}
 	const commitsBefore = store instanceof SqliteStore ? store.commits : undefined;
 	const cpu = process.cpuUsage();
