@@ -166,7 +166,7 @@ async function counters(
 		},
 	];
 	// Every client's conversation started (untimed), then COUNTER_MESSAGES timed.
-	const start = 3 * CLIENTS;
+	const start = Number(process.env.BENCH_COUNTER_UNTIMED ?? 3 * CLIENTS);
 	await countersOverhead(
 		stores.filter((s) => benched(s.kind)),
 		messages(start + COUNTER_MESSAGES, 'k'),
