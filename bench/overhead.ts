@@ -17,7 +17,6 @@ export const CONCURRENCY = 50;
 /** The messages that start every client's conversation (the first three of each). */
 export const START = 3 * CLIENTS;
 
-
 const engineOn = (store: SqliteStore, live: CompiledScenario) =>
 	new ScenarioEngine({
 		scenarios: [live],
