@@ -5,34 +5,26 @@ import type { MessageReceived } from '../runtime/scenarios';
 import { COUNTERS_NAMESPACE } from '../runtime/scenarios/analytics/counter-keys';
 import type { StateStore } from '../runtime/stores';
 import { table } from './lib';
+import { abbaRounds, overheadRow, type RunResult } from './overhead-verdict';
 
 /**
- * The analytics counters' cost: each store's messages/s with the counters on and off, measured in
- * the same run, alternately (off, on, off, on, ...), best of `ROUNDS` each, so a pause of the
- * shared machine does not land on one side only; and the process's CPU time per message (user and
- * system, from `process.cpuUsage`), which time taken by other processes on the machine does not
- * move. Then what a scenario-day's counters take.
+ * The analytics counters' cost: each store with the counters on and off in the same run, many
+ * short rounds in ABBA order (overhead-verdict.ts), each run a fresh store whose conversations are
+ * first started outside its time. The verdict is by this process's CPU time per message: with
+ * Redis and PostgreSQL the wall time holds the servers' work, another process's on a shared
+ * machine, and any other load on it; the counters' cost in this process is what the CPU shows.
+ * Then what a scenario-day's counters take.
  */
-const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 16);
+/** The messages a run times, after every client's first three (untimed). */
+export const COUNTER_MESSAGES = Number(process.env.BENCH_COUNTER_MESSAGES ?? 4_000);
 
-/** One run's messages per second (wall clock). */
+/** One run: the store from `open`, `events` through it, the counters on or off. */
 export type Throughput = (
 	open: () => StateStore,
 	events: MessageReceived[],
 	analytics: boolean,
-) => Promise<number>;
-
-interface Measured {
-	perSecond: number;
-	cpuUs: number;
-}
-
-async function measure(rate: Throughput, ...args: Parameters<Throughput>): Promise<Measured> {
-	const before = process.cpuUsage();
-	const perSecond = await rate(...args);
-	const used = process.cpuUsage(before);
-	return { perSecond, cpuUs: (used.user + used.system) / args[1].length };
-}
+) => Promise<RunResult>;
 
 export interface CounterStore {
 	name: string;
@@ -48,34 +40,16 @@ export async function countersOverhead(
 ): Promise<void> {
 	const rows: Array<Record<string, string>> = [];
 	let n = 0;
+	const labels = { off: 'off', on: 'on', short: 'on' };
 	for (const store of stores) {
-		const off: Measured[] = [];
-		const on: Measured[] = [];
-		for (let round = 0; round < ROUNDS; round++) {
-			off.push(await measure(rate, () => store.open(++n), events, false));
-			on.push(await measure(rate, () => store.open(++n), events, true));
-		}
-		const best = (runs: Measured[]) => Math.max(...runs.map((r) => r.perSecond));
-		const leastCpu = (runs: Measured[]) => Math.min(...runs.map((r) => r.cpuUs));
-		const ratio = best(on) / best(off);
-		const cpuRatio = leastCpu(off) / leastCpu(on);
-		rows.push({
-			store: store.name,
-			'counters off, messages/s': Math.round(best(off)).toLocaleString('en'),
-			'counters on, messages/s': Math.round(best(on)).toLocaleString('en'),
-			'on / off': ratio.toFixed(3),
-			'CPU µs/message off / on': `${leastCpu(off).toFixed(1)} / ${leastCpu(on).toFixed(1)}`,
-			'by CPU, on / off': cpuRatio.toFixed(3),
-			'within 10 %':
-				ratio >= 0.9 && cpuRatio >= 0.9
-					? 'yes'
-					: ratio >= 0.9 || cpuRatio >= 0.9
-						? 'one of two'
-						: 'NO',
-		});
+		const [off, on] = await abbaRounds(
+			ROUNDS,
+			async (side) => await rate(() => store.open(++n), events, side === 1),
+		);
+		rows.push({ store: store.name, ...overheadRow(labels, off, on, 0.1) });
 	}
 	out(
-		`Analytics counters on vs off (${events.length.toLocaleString('en')} messages, 50 in flight, best of ${ROUNDS} alternate runs each; by CPU: this process's CPU time per message, least of the runs, off over on):`,
+		`Analytics counters on vs off (${COUNTER_MESSAGES.toLocaleString('en')} messages a run after ${events.length - COUNTER_MESSAGES} untimed, 50 in flight, ${ROUNDS} rounds in ABBA order, a fresh store each run). Verdict: the median over rounds of the round's CPU ratio (this process's CPU time per message, off over on; the servers' time is another process's), said within 10 % only when its 95 % interval is; by wall: on's messages/s over off's:`,
 	);
 	out(table(rows));
 	out();

@@ -62,3 +62,26 @@ export function table(rows: Array<Record<string, string | number>>): string {
 		...rows.map((r) => line(keys.map((k) => String(r[k])))),
 	].join('\n');
 }
+
+/**
+ * `events` handled `concurrency` at a time, in order (each client's messages in turn): each one's
+ * latency (ms) pushed to `latencies`.
+ */
+export async function handleConcurrently<E>(
+	handle: (event: E) => Promise<unknown>,
+	events: readonly E[],
+	concurrency: number,
+	latencies: number[],
+): Promise<void> {
+	let next = 0;
+	await Promise.all(
+		Array.from({ length: concurrency }, async () => {
+			while (next < events.length) {
+				const e = events[next++];
+				const t = performance.now();
+				await handle(e);
+				latencies.push(performance.now() - t);
+			}
+		}),
+	);
+}

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { compileScenario, type CompiledScenario } from '../runtime/scenarios';
 import { definitionReads } from '../runtime/scenarios/engine/versions/pinned';
 import { CLIENTS, order } from './order-traffic';
-import { alternate, CONCURRENCY, handleOn, overheadRow, seedFile } from './overhead';
+import { alternate, CONCURRENCY, handleOn, seedFile } from './overhead';
+import { overheadRow } from './overhead-verdict';
 import { table } from './lib';
 
 /**
@@ -14,7 +15,7 @@ import { table } from './lib';
  * stepped by an engine whose live version is v2 (Finish on Their Version: every message on v1's
  * definition, read from the store once) against an engine whose live version is v1 (no pinning),
  * in the same run, ROUNDS short rounds in ABBA order, each run on a copy of the same SQLite file
- * (overhead.ts: the verdict and why).
+ * (overhead-verdict.ts: the verdict and why).
  */
 const ROUNDS = Number(process.env.BENCH_PIN_ROUNDS ?? 24);
 const MESSAGES = Number(process.env.BENCH_PIN_MESSAGES ?? 3_000);

@@ -8,7 +8,7 @@ import {
 	timerWait,
 } from '../runtime/scenarios';
 import { MemoryStore } from '../runtime/stores';
-import { percentile, table } from './lib';
+import { handleConcurrently, percentile, table } from './lib';
 
 /**
  * What a workflow step costs the engine: messages per second of a conversation step that calls a
@@ -69,18 +69,8 @@ async function run(scenario: ReturnType<typeof loop>, list: MessageReceived[]) {
 		workflows: echo,
 	});
 	const latencies: number[] = [];
-	let next = 0;
 	const started = performance.now();
-	await Promise.all(
-		Array.from({ length: CONCURRENCY }, async () => {
-			while (next < list.length) {
-				const e = list[next++];
-				const t = performance.now();
-				await engine.handle(e);
-				latencies.push(performance.now() - t);
-			}
-		}),
-	);
+	await handleConcurrently(async (e) => await engine.handle(e), list, CONCURRENCY, latencies);
 	const ms = performance.now() - started;
 	latencies.sort((a, b) => a - b);
 	return { ms, p99: percentile(latencies, 99), replies: api.replies().length };

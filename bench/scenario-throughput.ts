@@ -14,10 +14,15 @@ import { PostgresStore } from '../runtime/stores/postgres';
 import { RedisStore } from '../runtime/stores/redis';
 import { SqliteStore } from '../runtime/stores/sqlite';
 import { createTestDatabase, dropTestDatabase } from '../test/helpers/postgres-db';
-import { countersOverhead, counterSize, type CounterStore } from './counters-overhead';
+import {
+	COUNTER_MESSAGES,
+	countersOverhead,
+	counterSize,
+	type CounterStore,
+} from './counters-overhead';
 import { HistoryApi } from './history-api';
 import { CLIENTS, clients, messages, order } from './order-traffic';
-import { percentile, table } from './lib';
+import { handleConcurrently, percentile, table } from './lib';
 
 /**
  * Messages per second through ScenarioEngine.handle (load, dedupe, step, save with the outbox,
@@ -44,6 +49,8 @@ type Run = {
 	commits?: number;
 	/** Reads of a client's history for healing: none without a restart. */
 	historyReads?: number;
+	/** This process's CPU time per timed message. */
+	cpuUs: number;
 };
 
 /** The floor: what xstate alone costs per message with the snapshot stored as JSON. */
@@ -68,14 +75,16 @@ function bareXstate(events: MessageReceived[]): Run {
 		stored.set(e.client_id, JSON.stringify(order.persist(snapshot)));
 		latencies.push(performance.now() - t);
 	}
-	return { ms: performance.now() - started, latencies, replies };
+	return { ms: performance.now() - started, latencies, replies, cpuUs: 0 };
 }
 
+/** `untimed`: the first events, handled before the clock starts (conversations started). */
 async function throughEngine(
 	store: StateStore,
 	events: MessageReceived[],
 	concurrency: number,
 	analytics = true,
+	untimed = 0,
 ): Promise<Run> {
 	// With a history to heal from, as the node's API client has: what healing costs without a crash.
 	const api = new HistoryApi(clients);
@@ -87,23 +96,22 @@ async function throughEngine(
 		...(analytics ? {} : { analytics: false }),
 	});
 	const latencies: number[] = [];
-	let next = 0;
+	const all = async (list: MessageReceived[]) =>
+		await handleConcurrently(async (e) => await engine.handle(e), list, concurrency, latencies);
+	if (untimed > 0) {
+		await all(events.slice(0, untimed));
+		latencies.length = 0;
+	}
 	const commitsBefore = store instanceof SqliteStore ? store.commits : undefined;
+	const cpu = process.cpuUsage();
 	const started = performance.now();
-	await Promise.all(
-		Array.from({ length: concurrency }, async () => {
-			while (next < events.length) {
-				const e = events[next++];
-				const t = performance.now();
-				await engine.handle(e);
-				latencies.push(performance.now() - t);
-			}
-		}),
-	);
+	await all(untimed > 0 ? events.slice(untimed) : events);
 	const ms = performance.now() - started;
+	const used = process.cpuUsage(cpu);
 	const commits =
 		commitsBefore === undefined ? undefined : (store as SqliteStore).commits - commitsBefore;
-	return { ms, latencies, replies: api.calls.length, commits, historyReads: api.reads };
+	const cpuUs = (used.user + used.system) / (events.length - untimed);
+	return { ms, latencies, replies: api.calls.length, commits, historyReads: api.reads, cpuUs };
 }
 
 /** Runs with a fresh store from `open`, closed after. */
@@ -112,10 +120,11 @@ async function withStore(
 	events: MessageReceived[],
 	concurrency: number,
 	analytics = true,
+	untimed = 0,
 ): Promise<Run> {
 	const store = open();
 	try {
-		return await throughEngine(store, events, concurrency, analytics);
+		return await throughEngine(store, events, concurrency, analytics, untimed);
 	} finally {
 		await store.close();
 	}
@@ -134,7 +143,6 @@ async function dropKeys(pattern: string): Promise<void> {
 /** The counters on against off, each store (BENCH_ONLY=counters: only this, BENCH_STORES: those). */
 async function counters(
 	dir: string,
-	events: MessageReceived[],
 	redisPrefix: string,
 	pg: PostgresCredential,
 	out: (line?: string) => void,
@@ -157,11 +165,15 @@ async function counters(
 			open: (i) => new PostgresStore({ ...pg, schema: `k${i}`, flushEachWrite: PG_FLUSH }),
 		},
 	];
+	// Every client's conversation started (untimed), then COUNTER_MESSAGES timed.
+	const start = Number(process.env.BENCH_COUNTER_UNTIMED ?? 3 * CLIENTS);
 	await countersOverhead(
 		stores.filter((s) => benched(s.kind)),
-		events,
-		async (open, list, analytics) =>
-			list.length / ((await withStore(open, list, CONCURRENCY, analytics)).ms / 1000),
+		messages(start + COUNTER_MESSAGES, 'k'),
+		async (open, list, analytics) => {
+			const run = await withStore(open, list, CONCURRENCY, analytics, start);
+			return { perSecond: (list.length - start) / (run.ms / 1000), cpuUs: run.cpuUs };
+		},
 		out,
 	);
 	await dropKeys(`${redisPrefix}-*`);
@@ -188,7 +200,7 @@ async function main(): Promise<void> {
 
 		const events = messages(MESSAGES, 'm');
 		if (process.env.BENCH_ONLY === 'counters')
-			return await counters(dir, events, `mb-bench-${process.pid}`, pg, out);
+			return await counters(dir, `mb-bench-${process.pid}`, pg, out);
 		// The floor is the fastest of three runs: a pause of the shared machine must not lower it.
 		const bare = [bareXstate(events), bareXstate(events), bareXstate(events)].sort(
 			(a, b) => a.ms - b.ms,
@@ -240,7 +252,7 @@ async function main(): Promise<void> {
 		if (!STORES) {
 			await counterSize(memoryRun, REDIS_URL, `${redisPrefix}-${CONCURRENCY}`, out);
 			await dropKeys(`${redisPrefix}-*`);
-			await counters(dir, events, redisPrefix, pg, out);
+			await counters(dir, redisPrefix, pg, out);
 		}
 
 		const base = MESSAGES / (runs[0][1].ms / 1000);

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { compileScenario, type CompiledScenario } from '../runtime/scenarios';
 import type { ScenarioDocument } from '../runtime/scenarios/format/schema';
 import { CLIENTS, order } from './order-traffic';
-import { alternate, CONCURRENCY, handleOn, overheadRow, seedFile } from './overhead';
+import { alternate, CONCURRENCY, handleOn, seedFile } from './overhead';
+import { overheadRow } from './overhead-verdict';
 import { table } from './lib';
 
 /**
@@ -14,7 +15,7 @@ import { table } from './lib';
  * on the way back from "status" to "ask_number" (both variants lead there, the goal "status"), so
  * every other message of the bench's loop goes through the split: the client's variant kept on
  * the conversation, read back, and counted. Same run, ROUNDS short rounds in ABBA order, each run
- * on a copy of its side's SQLite file (overhead.ts: the verdict and why).
+ * on a copy of its side's SQLite file (overhead-verdict.ts: the verdict and why).
  */
 const ROUNDS = Number(process.env.BENCH_SPLIT_ROUNDS ?? 24);
 const MESSAGES = Number(process.env.BENCH_SPLIT_MESSAGES ?? 3_000);
