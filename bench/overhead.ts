@@ -5,6 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 import { ScenarioEngine, type CompiledScenario, type MessageReceived } from '../runtime/scenarios';
+import { HealingSession } from '../runtime/scenarios/engine/healing/session';
 import { SqliteStore } from '../runtime/stores/sqlite';
 import { HistoryApi } from './history-api';
 import { CLIENTS, clients, messages } from './order-traffic';
@@ -24,12 +25,23 @@ export interface RunResult {
 	cpuUs: number;
 }
 
+/**
+ * When the process began serving these conversations, as healing sees it: before the seed was
+ * written, so no run heals them as a restarted process would. One that did would read every
+ * conversation's history on its first message (a read and two writes more each) while the seed
+ * is under a minute old, and not after (healer.ts: a history with no client messages turns
+ * healing off only for older records): rounds would do different work by when they ran, and the
+ * two runs of the round that crossed that minute would differ.
+ */
+const servingSince = Date.now();
+
 const engineOn = (store: SqliteStore, live: CompiledScenario) =>
 	new ScenarioEngine({
 		scenarios: [live],
 		store,
 		api: new HistoryApi(clients),
 		clock: { now: () => Date.now() },
+		healing: { session: new HealingSession(servingSince) },
 	});
 
 /** A SQLite file where every client's conversation was started on `scenario`. */
