@@ -3,6 +3,7 @@ import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ScenarioEngine, type CompiledScenario, type MessageReceived } from '../runtime/scenarios';
+import { HealingSession } from '../runtime/scenarios/engine/healing/session';
 import { SqliteStore } from '../runtime/stores/sqlite';
 import { HistoryApi } from './history-api';
 import { abbaRounds, type RunResult } from './overhead-verdict';
@@ -17,12 +18,23 @@ export const CONCURRENCY = 50;
 /** The messages that start every client's conversation (the first three of each). */
 export const START = 3 * CLIENTS;
 
+/**
+ * When the process began serving these conversations, as healing sees it: before the seed was
+ * written, so no run heals them as a restarted process would. One that did would read every
+ * conversation's history on its first message (a read and two writes more each) while the seed
+ * is under a minute old, and not after (healer.ts: a history with no client messages turns
+ * healing off only for older records): rounds would do different work by when they ran, and the
+ * two runs of the round that crossed that minute would differ.
+ */
+const servingSince = Date.now();
+
 const engineOn = (store: SqliteStore, live: CompiledScenario) =>
 	new ScenarioEngine({
 		scenarios: [live],
 		store,
 		api: new HistoryApi(clients),
 		clock: { now: () => Date.now() },
+		healing: { session: new HealingSession(servingSince) },
 	});
 
 /** A SQLite file where every client's conversation was started on `scenario`. */

@@ -108,6 +108,38 @@ describe.each(backends())('conversations finish on their version ($name store)',
 		expect(writes.filter((ns) => ns.startsWith('versions:'))).toEqual(['versions:default']);
 	});
 
+	it("notes a pinned conversation's use without holding up its messages, and tries a failed note again", async () => {
+		const chat = new Chat([v1], { openStore: backend.open });
+		await atAsk(chat);
+		// The v1 record's writes (the notes of its use): the first fails, the second waits for `go`.
+		const notes: Array<Promise<unknown>> = [];
+		let go = () => undefined as void;
+		const held = new Promise<void>((resolve) => (go = resolve));
+		const store = new Proxy(chat.store, {
+			get(target, name, receiver) {
+				const value = Reflect.get(target, name, receiver) as unknown;
+				if (name !== 'write' || typeof value !== 'function') return value;
+				return (namespace: string, key: string, ...rest: unknown[]) => {
+					const write = () =>
+						(value as (...a: unknown[]) => Promise<unknown>).call(target, namespace, key, ...rest);
+					if (namespace !== 'versions:default' || key !== 'flow@1') return write();
+					const note =
+						notes.length === 0 ? Promise.reject(new Error('store down')) : held.then(write);
+					notes.push(note);
+					return note;
+				};
+			},
+		});
+		chat.engine = chat.newEngine([compileScenario(v2)], undefined, {}, store);
+		expect(await chat.say('name Ada')).toEqual([]);
+		expect(await chat.say('what?')).toEqual(['v1 fallback, name Ada']);
+		expect(notes).toHaveLength(2);
+		expect((await chat.engine.versions())[1].lastUsed).toBeUndefined();
+		go();
+		await notes[1];
+		expect((await chat.engine.versions())[1]).toMatchObject({ version: 1, lastUsed: chat.time });
+	});
+
 	if (backend.name === 'sqlite')
 		it('reads an older definition from the store at most once per process and version', async () => {
 			const first = new Chat([v1], { openStore: backend.open });

@@ -73,38 +73,43 @@ export class PinnedDefinitions {
 
 	/**
 	 * Undefined when there is nothing to wait for: the record is not pinned, or its definition is
-	 * ready and its use noted today (every message after the first, kept off the microtask queue).
+	 * ready (every message after the first, kept off the microtask queue). Only the definition is
+	 * waited for, never the note of its use (`noteUse`).
 	 */
 	prepare(record: ConversationRecord): Promise<void> | undefined {
 		const ref = record.scenario;
 		const live = this.live.get(ref.id);
 		if (!live || live.version === ref.version || record.ended) return undefined;
 		const found = this.ready.get(ref.id)?.get(ref.version);
-		if (!found) return this.readyThenUsed(ref);
-		if (!found.compiled) return undefined;
-		const now = this.clock.now();
-		const noted = found.usedAt;
-		if (noted !== undefined && now - noted < DAY && now >= noted) return undefined;
-		return this.used(found, ref, now);
+		if (!found) return this.readied(ref);
+		this.noteUse(found, ref);
+		return undefined;
 	}
 
-	private async readyThenUsed(ref: VersionRef): Promise<void> {
+	private async readied(ref: VersionRef): Promise<void> {
 		const compiled = await this.load(ref);
 		let versions = this.ready.get(ref.id);
 		if (!versions) this.ready.set(ref.id, (versions = new Map()));
 		const found = versions.get(ref.version) ?? { compiled };
 		versions.set(ref.version, found);
-		if (found.compiled) await this.used(found, ref, this.clock.now());
+		this.noteUse(found, ref);
 	}
 
-	/** Notes the version's use in the book (once a day there too); a failed note is tried again. */
-	private used(found: Ready, ref: VersionRef, now: number): Promise<void> | undefined {
+	/**
+	 * Notes the version's use in the book, once a day, in the background: it only keeps the
+	 * definition stored longer, so no message waits for it (one that did, a store write longer
+	 * than its neighbours, left its worker out of step with the group commit for the rest of the
+	 * run: docs/benchmarks.md, pinning). A failed note is tried again by the next message.
+	 */
+	private noteUse(found: Ready, ref: VersionRef): void {
+		if (!found.compiled) return;
+		const now = this.clock.now();
+		const noted = found.usedAt;
+		if (noted !== undefined && now - noted < DAY && now >= noted) return;
 		found.usedAt = now;
-		const noting = this.book.used(ref, now);
-		noting?.catch(() => {
+		this.book.used(ref, now)?.catch(() => {
 			found.usedAt = undefined;
 		});
-		return noting;
 	}
 
 	get(ref: VersionRef): CompiledScenario | undefined {
