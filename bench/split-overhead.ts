@@ -17,7 +17,7 @@ import { table } from './lib';
  * the conversation, read back, and counted. Same run, ROUNDS short rounds in ABBA order, each run
  * on a copy of its side's SQLite file (overhead-verdict.ts: the verdict and why).
  */
-const ROUNDS = Number(process.env.BENCH_SPLIT_ROUNDS ?? 24);
+const ROUNDS = Number(process.env.BENCH_SPLIT_ROUNDS ?? 64);
 const MESSAGES = Number(process.env.BENCH_SPLIT_MESSAGES ?? 3_000);
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
