@@ -34,8 +34,8 @@ return ARGV[1]`;
  * of the store goes, the hash is read (a command the client queued or sends again may reach Redis
  * first: its answer waits for this check, redis.ts `run`): no hash (Redis came back empty),
  * another id (replaced), or this process's time older than the one acknowledged (came back from
- * an older snapshot) is a loss of writes. A write acknowledged after the last touch and lost with it is not seen: at most
- * TOUCH_EVERY_MS and one round trip of writes.
+ * an older snapshot) is a loss of writes. A write acknowledged after the last touch and lost with
+ * it is not seen: at most TOUCH_EVERY_MS and one round trip of writes.
  *
  * A loss is the whole store's, not only its finder's: a process that wrote nothing in the lost
  * stretch finds nothing of its own missing, yet its next message may meet a record another

@@ -11,34 +11,32 @@ import { freePort } from '../../scripts/lib/n8n-process';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A redis-server of the test's own with no persistence (it comes back empty), on a free port:
- * for tests that kill it, restart it or change its users, which the machine's shared Redis must
- * never see.
+ * A redis-server of the test's own on a free port, with no persistence unless `args` say how
+ * (then it comes back from its own folder's snapshot): for tests that kill it, restart it, or
+ * change its users or its configuration, which the machine's shared Redis must never see.
  */
 export class OwnRedis {
 	private readonly dir = mkdtempSync(path.join(tmpdir(), 'mb-own-redis-'));
 	private server?: ChildProcess;
 
-	private constructor(readonly port: number) {}
+	private constructor(
+		readonly port: number,
+		private readonly args: readonly string[],
+	) {}
 
-	static async start(): Promise<OwnRedis> {
-		const redis = new OwnRedis(await freePort());
+	/** `args`: redis-server's own (persistence, renamed commands); none: it keeps nothing. */
+	static async start(...args: string[]): Promise<OwnRedis> {
+		const redis = new OwnRedis(
+			await freePort(),
+			args.length > 0 ? args : ['--save', '', '--appendonly', 'no'],
+		);
 		await redis.restart();
 		return redis;
 	}
 
 	/** Starts it (again), listening when resolved. */
 	async restart(): Promise<void> {
-		const args = [
-			'--port',
-			String(this.port),
-			'--dir',
-			this.dir,
-			'--save',
-			'',
-			'--appendonly',
-			'no',
-		];
+		const args = ['--port', String(this.port), '--dir', this.dir, ...this.args];
 		this.server = spawn('redis-server', args);
 		for (let waited = 0; waited < 3000; waited += 10) {
 			// A bare PING: a store's probe would write its own marker into the new Redis.

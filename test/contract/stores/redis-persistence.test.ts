@@ -1,28 +1,24 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test tooling: Redis servers of the test's own, never loaded by n8n */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: Redis servers of the test's own, never loaded by n8n */
 import { Redis } from 'ioredis';
 
 import { RedisStore } from '../../../runtime/stores/redis';
 import { persistenceWarning } from '../../../runtime/stores/redis-persistence';
+import { OwnRedis } from '../../helpers/own-redis';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'mb-redis-persist-'));
-const servers: ChildProcess[] = [];
-afterAll(() => {
-	for (const server of servers) server.kill('SIGKILL');
-	rmSync(dir, { recursive: true, force: true });
+const servers: OwnRedis[] = [];
+afterAll(async () => {
+	for (const server of servers) await server.stop();
 });
 
-let nextPort = 6440 + (process.pid % 40);
+/** A Redis of the test's own started with `args`, listening when resolved. */
+async function ownRedis(...args: string[]): Promise<OwnRedis> {
+	const server = await OwnRedis.start(...args);
+	servers.push(server);
+	return server;
+}
+
 async function redisWith(...args: string[]): Promise<RedisStore> {
-	const port = nextPort++;
-	const own = mkdtempSync(path.join(dir, 'r'));
-	servers.push(spawn('redis-server', ['--port', String(port), '--dir', own, ...args]));
-	await new Promise((resolve) => setTimeout(resolve, 300));
-	return new RedisStore({ host: '127.0.0.1', port });
+	return new RedisStore({ host: '127.0.0.1', port: (await ownRedis(...args)).port });
 }
 
 // At connect the Redis store reads how its Redis persists, and says what a crash of it loses.
@@ -66,8 +62,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // marker is checked) must not write this process's latest time back over the older one.
 describe('the loss marker under a touch that arrives after the loss', () => {
 	it('a touch meeting an older marker writes nothing over it, and the check it sets off says the loss', async () => {
-		const port = nextPort;
-		const store = await redisWith('--save', '', '--appendonly', 'no');
+		const { port } = await ownRedis('--save', '', '--appendonly', 'no');
+		const store = new RedisStore({ host: '127.0.0.1', port });
 		const admin = new Redis({ port });
 		const markerKey = async () => (await admin.keys('*{~marker}*'))[0];
 		expect(await store.claim('d', 'first', 60_000)).toBe(true);
@@ -101,11 +97,8 @@ describe('the loss marker under a touch that arrives after the loss', () => {
 describe('a loss of writes, told to every process on the store', () => {
 	/** Two stores (two processes) on a Redis that dies after a snapshot and comes back from it. */
 	async function crashAfterSnapshot(writeAfter: (stores: RedisStore[]) => Promise<void>) {
-		const port = nextPort++;
-		const own = mkdtempSync(path.join(dir, 'r'));
-		const args = ['--port', String(port), '--dir', own, '--save', '', '--appendonly', 'no'];
-		servers.push(spawn('redis-server', args));
-		await sleep(300);
+		const server = await ownRedis('--save', '', '--appendonly', 'no');
+		const port = server.port;
 		const stores = [0, 1].map(() => new RedisStore({ host: '127.0.0.1', port }));
 		for (const [i, store] of stores.entries())
 			expect(await store.claim('d', `a${i}`, 60_000)).toBe(true);
@@ -116,9 +109,8 @@ describe('a loss of writes, told to every process on the store', () => {
 		admin.disconnect();
 		await writeAfter(stores);
 		await sleep(100);
-		servers[servers.length - 1].kill('SIGKILL');
-		await sleep(200);
-		servers.push(spawn('redis-server', args));
+		await server.kill();
+		await server.restart();
 		await sleep(1500);
 		return stores;
 	}
