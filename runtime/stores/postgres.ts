@@ -14,6 +14,7 @@ import { ReadBatcher, type ConversationRow } from './postgres-reads';
 import { checkSchemaName } from './postgres-schema';
 import type { LostWrites } from './loss';
 import { sharedStores } from './shared';
+import { SweepSchedule } from './sweep-schedule';
 import type { CounterHash, QueuedEntry, StateStore, Versioned, WriteOptions } from './types';
 import type { ConversationAt, ConversationRead } from './reads';
 
@@ -30,6 +31,7 @@ export class PostgresStore implements StateStore {
 	/** Writes under way: a read of the counters waits for those begun before it. */
 	private readonly writing = new Set<Promise<unknown>>();
 	private sweeping: Promise<unknown> | null = null;
+	private readonly sweeps: SweepSchedule;
 	private readonly marker?: PostgresMarker;
 	private readonly reads = new ReadBatcher(
 		async (name, values) => (await this.db.run<ConversationRow>(name, values))?.rows ?? [],
@@ -43,6 +45,7 @@ export class PostgresStore implements StateStore {
 		options: { migrate?: boolean } = {},
 	) {
 		const migrate = options.migrate ?? true;
+		this.sweeps = new SweepSchedule(now());
 		// A reader writes nothing: it keeps no marker.
 		this.marker = migrate ? new PostgresMarker(now) : undefined;
 		this.db = new PostgresPool(
@@ -106,7 +109,7 @@ export class PostgresStore implements StateStore {
 		this.writing.add(written);
 		try {
 			const version = (await written)?.rows[0]?.version;
-			if (version !== null && version !== undefined && Math.random() < 0.001) this.sweep(now);
+			if (version !== null && version !== undefined && this.sweeps.due(now)) this.sweep(now);
 			return version === null || version === undefined ? null : Number(version);
 		} finally {
 			this.writing.delete(written);

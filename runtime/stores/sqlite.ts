@@ -7,6 +7,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { getOrCreate } from '../per-process';
 import { GroupCommit, UNDO } from './sqlite-batch';
 import { sqliteStoreError } from './sqlite-errors';
+import { SweepSchedule } from './sweep-schedule';
 import type { LostWrites } from './loss';
 import { SqliteMarker } from './sqlite-marker';
 import { CounterSums } from './sqlite-counters';
@@ -32,11 +33,13 @@ export class SqliteStore implements StateStore {
 	/** The open batch's counter increments, written into it as it commits. */
 	private sums: CounterSums;
 	private marker?: SqliteMarker;
+	private readonly sweeps: SweepSchedule;
 
 	constructor(
 		readonly file: string,
 		private readonly now: () => number = () => Date.now(),
 	) {
+		this.sweeps = new SweepSchedule(now());
 		try {
 			if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
 			this.db = new (nodeSqlite().DatabaseSync)(file);
@@ -76,7 +79,7 @@ export class SqliteStore implements StateStore {
 
 	/** Expired claims and records are swept now and then, so the file stays the size of the live set. */
 	private sweepSometimes(now: number): void {
-		if (Math.random() >= 0.001) return;
+		if (!this.sweeps.due(now)) return;
 		this.statements.sweepClaims.run(now);
 		this.statements.sweepRecords.run(now);
 		this.statements.sweepDues.run();

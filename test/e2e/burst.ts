@@ -154,7 +154,12 @@ export function killPlan(gapMs: number): BurstPlan {
 	};
 }
 
-export type BurstLog = { copiesAnswered: number[]; copiesFailed: number };
+export type BurstLog = {
+	copiesAnswered: number[];
+	copiesFailed: number;
+	/** Client messages the emulator did not take at once (status or error), each written again. */
+	inboundRetried: string[];
+};
 
 /** The service's side: clients write, each message delivered (and some copied) to n8n. */
 export async function runBurst(
@@ -163,18 +168,13 @@ export async function runBurst(
 	clientIds: string[],
 	plan: BurstPlan,
 ): Promise<BurstLog> {
-	const log: BurstLog = { copiesAnswered: [], copiesFailed: 0 };
+	const log: BurstLog = { copiesAnswered: [], copiesFailed: 0, inboundRetried: [] };
 	const copies: Array<Promise<void>> = [];
 	await Promise.all(
 		clientIds.slice(0, plan.clients).map(async (clientId) => {
 			await sleep(Math.random() * plan.gapMs);
 			for (let i = 1; i <= plan.perClient; i++) {
-				const { body } = await admin<{ delivery_ids: string[] }>(emulator, 'POST', '/inbound', {
-					bot_id: 'bot_shop',
-					client_id: clientId,
-					text: `m${i}`,
-					message_id: `${clientId}-m${i}`,
-				});
+				const body = await writeInbound(emulator, clientId, i, log);
 				if (Math.random() < plan.copies)
 					copies.push(copyLater(emulator, url, body.data.delivery_ids[0], log));
 				await sleep(plan.gapMs + Math.random() * 300);
@@ -183,6 +183,40 @@ export async function runBurst(
 	);
 	await Promise.all(copies);
 	return log;
+}
+
+/**
+ * A client's message written at the emulator, which must take it: a message it did not take was
+ * never sent, and a run that went on would count it against n8n. Written again on an error
+ * (kept in the log; a connection the emulator closed as it was reused fails the call): the
+ * emulator takes a message id once, so a retry of one it did take changes nothing. The run
+ * stops if it still is not taken.
+ */
+async function writeInbound(
+	emulator: RunningEmulator,
+	clientId: string,
+	i: number,
+	log: BurstLog,
+): Promise<{ data: { delivery_ids: string[] } }> {
+	const message = {
+		bot_id: 'bot_shop',
+		client_id: clientId,
+		text: `m${i}`,
+		message_id: `${clientId}-m${i}`,
+	};
+	let last = '';
+	for (let attempt = 0; attempt < 5; attempt++) {
+		try {
+			const reply = await admin<{ delivery_ids: string[] }>(emulator, 'POST', '/inbound', message);
+			if (reply.status === 201 || reply.status === 200) return reply.body as { data: { delivery_ids: string[] } };
+			last = `${reply.status} ${reply.text.slice(0, 200)}`;
+		} catch (error) {
+			last = (error as Error).message;
+		}
+		log.inboundRetried.push(`${message.message_id}: ${last}`);
+		await sleep(200);
+	}
+	throw new Error(`The emulator did not take ${message.message_id}: ${last}`);
 }
 
 /** The same signed request again, shortly after: what a service retry after a timeout sends. */

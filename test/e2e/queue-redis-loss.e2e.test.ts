@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- end-to-end tooling: runs a real n8n and a Redis of the test's own, never loaded by n8n */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,7 @@ import {
 import { timelines } from './kill-diagnostics';
 import { scenarioOutputsFor } from './executions-of';
 import { explainInRedis, storedInRedis } from './stored';
+import { watchStateRedis } from './redis-watch';
 import { onRedis, startQueueMode, subscribeToMessages, type QueueMode } from './queue';
 
 jest.setTimeout(900_000);
@@ -108,7 +109,7 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 		const groupSignal = (name: NodeJS.Signals) =>
 			lateWorkers.forEach((w) => process.kill(-(w.process.pid as number), name));
 		groupSignal('SIGSTOP');
-		const watch = watchMarker(() => port);
+		const watch = watchStateRedis(() => port);
 		const killer = (async () => {
 			await sleep(2500);
 			const client = new Redis({ port });
@@ -122,7 +123,7 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 			await sleep(500);
 			groupSignal('SIGCONT');
 		})();
-		await runBurst(emulator, () => url, clientIds, PLAN);
+		const burst = await runBurst(emulator, () => url, clientIds, PLAN);
 		await killer;
 		const { final, summary } = await outcome(emulator, clientIds, PLAN, storedSteps, true);
 		const written = await everyWritten(emulator, clientIds, PLAN, await storedSteps());
@@ -141,6 +142,7 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 					outOfStep: written.outOfStep,
 				},
 				historyReadsAfterLoss: await historyReadsSince(killedAt),
+				inboundRetried: burst.inboundRetried,
 				connectWarning: warnings[0],
 				lossesSaid: losses.length,
 				lossExample: losses[0],
@@ -162,6 +164,11 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 				clients.length > 0 ? clients : clientIds.slice(0, 2),
 			);
 			writeFileSync(path.join(kept, 'scenario-outputs.log'), outputs);
+			// Each n8n process's group: the pids the watch's senders are named by.
+			const groups = [n8n.main, ...n8n.workers].map(
+				(p, i) => `${i === 0 ? 'main' : `worker ${i}`}: ${groupPids(p.process.pid)}`,
+			);
+			markerSeen.push(...groups);
 			writeFileSync(path.join(kept, 'marker.log'), markerSeen.join('\n'));
 			process.stdout.write(
 				`redis loss test, the marker as it changed:\n${markerSeen.join('\n')}\n`,
@@ -202,31 +209,13 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 	};
 });
 
-/**
- * The loss marker's hash read every 100 ms through the run (a connection of the test's own, made
- * again after the kill): each change kept with its time, so a failing run shows which processes
- * kept their times in it, and when.
- */
-function watchMarker(port: () => number): { stop: () => string[] } {
-	const seen: string[] = [];
-	let last = '';
-	let running = true;
-	const redis = new Redis({ port: port(), lazyConnect: true, maxRetriesPerRequest: 0 });
-	redis.on('error', () => undefined);
-	const loop = (async () => {
-		while (running) {
-			const marker = await redis.hgetall('messaging-bot:{~marker}:store').catch(() => undefined);
-			const text = marker === undefined ? '(unreachable)' : JSON.stringify(marker);
-			if (text !== last) seen.push(`${new Date().toISOString()} ${text}`);
-			last = text;
-			await sleep(100);
-		}
-	})();
-	return {
-		stop: () => {
-			running = false;
-			void loop.finally(() => redis.disconnect());
-			return seen;
-		},
-	};
+/** The pids of a process group (n8n and the processes it started), or why not. */
+function groupPids(pid: number | undefined): string {
+	try {
+		return execFileSync('pgrep', ['-g', String(pid)], { encoding: 'utf8' })
+			.trim()
+			.replace(/\n/g, ' ');
+	} catch (error) {
+		return `(pgrep: ${(error as Error).message.split('\n')[0]})`;
+	}
 }
