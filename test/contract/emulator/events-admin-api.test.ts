@@ -41,6 +41,21 @@ describe('emulator events: the documented mapping reaches a subscribed receiver'
 			expect(events[0].data).toEqual(hiFromAda());
 		});
 
+		it('takes a message id once: written again, it is answered 200 and sends nothing', async () => {
+			const write = (e: Parameters<typeof admin>[0]) =>
+				admin<{ delivery_ids: string[] }>(e, 'POST', '/inbound', {
+					bot_id: 'bot_shop',
+					client_id: 'cl_ada',
+					text: 'once',
+					message_id: 'msg_once',
+				});
+			const first = await capture(write);
+			const again = await capture(write);
+			expect([first.result.status, first.events.length]).toEqual([201, 1]);
+			expect([again.result.status, again.events.length]).toEqual([200, 0]);
+			expect(again.result.body.data.delivery_ids).toEqual([]);
+		});
+
 		it.each([
 			['message.read', { client_id: 'cl_ada', message_id: 'msg_seed_2' }],
 			['client.updated', { client_id: 'cl_ada', changes: { first_name: 'Augusta' } }],
