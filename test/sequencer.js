@@ -7,22 +7,23 @@
 const Sequencer = require('@jest/test-sequencer').default;
 
 const SECONDS = {
-	'queue-kill.e2e.test.ts': 650,
-	'queue-mode.e2e.test.ts': 590,
-	'kill.e2e.test.ts': 580,
-	'queue-pause.e2e.test.ts': 400,
+	'queue-pause.e2e.test.ts': 430,
+	'queue-kill.e2e.test.ts': 420,
+	'kill.e2e.test.ts': 400,
 	'n8n1.e2e.test.ts': 360,
-	'budget.e2e.test.ts': 310,
-	'shared-conversations.e2e.test.ts': 305,
-	'hostile-doors.e2e.test.ts': 280,
-	'queue-redis-loss.e2e.test.ts': 275,
-	'postgres-restart.e2e.test.ts': 260,
-	'store-faults.e2e.test.ts': 225,
-	'queue-budget.e2e.test.ts': 220,
-	'reorder-gap.e2e.test.ts': 210,
-	'own-port.e2e.test.ts': 180,
-	'n8n.e2e.test.ts': 180,
-	'analytics-kill.e2e.test.ts': 100,
+	'queue-redis-loss.e2e.test.ts': 250,
+	'queue-budget.e2e.test.ts': 175,
+	'hostile-doors.e2e.test.ts': 160,
+	'queue-mode.e2e.test.ts': 155,
+	'budget.e2e.test.ts': 150,
+	'shared-conversations.e2e.test.ts': 145,
+	'analytics-kill.e2e.test.ts': 135,
+	'store-faults.e2e.test.ts': 135,
+	'postgres-restart.e2e.test.ts': 120,
+	'versions.e2e.test.ts': 100,
+	'n8n.e2e.test.ts': 90,
+	'reorder-gap.e2e.test.ts': 85,
+	'own-port.e2e.test.ts': 85,
 };
 
 class LongestFirst extends Sequencer {

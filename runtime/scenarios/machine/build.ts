@@ -108,8 +108,8 @@ class MachineBuilder {
 	state(name: string, def: StateDef): StateConfig {
 		const entry: ActionConfig[] = [
 			visit(name),
-			...this.goals.reached(name),
-			{ type: 'resetTries' },
+			// A split waits for nothing: the state it sends the client to resets the tries.
+			...this.goals.reached(name, !def.split),
 			...(def.messages ?? []).map((m) => this.reply(m)),
 			...this.actions(def.actions),
 			...(def.menu ? [menuQuestion(def.menu, this)] : []),

@@ -98,6 +98,8 @@ export type WorkflowEffect = Extract<Effect, { kind: 'workflow' }>;
 export type StepNote = 'fallback' | 'retry' | 'giveUp' | 'keyword';
 type CallParams = Omit<WorkflowEffect, 'kind'>;
 type SplitParams = Pick<SplitDef, 'variants' | 'winner'> & { test: string };
+/** The split tests whose goal was reached; on entering a state, its tries reset too. */
+type GoalParams = { tests: readonly string[]; resetTries?: boolean };
 
 /** Reserved states: the conversation ended, or continues in another scenario. */
 export const END_STATE = '__end';
@@ -146,10 +148,16 @@ export const machineSetup = setup({
 			const variant = assignVariant(params, params.test, context.client.id);
 			return { splits: { ...context.splits, [params.test]: { variant } } };
 		}),
-		reachGoal: assign(({ context }, params: { test: string }) => {
-			const mark = context.splits?.[params.test];
-			if (!mark || mark.goal) return {};
-			return { splits: { ...context.splits, [params.test]: { ...mark, goal: true as const } } };
+		// One assign for every test whose goal this is, and the tries of a state entered (an
+		// assign copies the snapshot: a goal state would otherwise pay for two).
+		reachGoal: assign(({ context }, params: GoalParams) => {
+			const tries = params.resetTries ? { tries: 0 } : {};
+			let splits = context.splits;
+			for (const test of params.tests) {
+				const mark = splits?.[test];
+				if (mark && !mark.goal) splits = { ...splits, [test]: { ...mark, goal: true as const } };
+			}
+			return splits === context.splits ? tries : { ...tries, splits };
 		}),
 		prepareJump: assign((_, params: { scenario: string; state?: string }) => ({
 			jump: params.state === undefined ? { scenario: params.scenario } : { ...params },

@@ -37,24 +37,29 @@ export function splitMoves(state: string, split: SplitDef, build: SplitBuilder):
 
 /** The goal marks a scenario's states and tags carry. */
 export interface Goals {
-	/** On entering this state. */
-	reached(state: string): ActionConfig[];
+	/** On entering this state, with its tries reset (`resetTries`) in the same action. */
+	reached(state: string, resetTries: boolean): ActionConfig[];
 	/** With an action that adds these tags. */
 	tagged(tags: readonly string[]): ActionConfig[];
 }
 
 export function goalsOf(doc: ScenarioDocument): Goals {
-	const byState = new Map<string, ActionConfig[]>();
-	const byTag = new Map<string, ActionConfig[]>();
+	const byState = new Map<string, string[]>();
+	const byTag = new Map<string, string[]>();
 	for (const [state, def] of Object.entries(doc.states)) {
 		const goal = def.split?.goal;
 		if (!def.split || !goal) continue;
-		const mark: ActionConfig = { type: 'reachGoal', params: { test: splitName(def.split, state) } };
+		const test = splitName(def.split, state);
 		const [map, key] = 'state' in goal ? [byState, goal.state] : [byTag, goal.tag];
-		map.set(key, [...(map.get(key) ?? []), mark]);
+		map.set(key, [...(map.get(key) ?? []), test]);
 	}
+	const mark = (tests: readonly string[], resetTries: boolean): ActionConfig[] => {
+		if (tests.length > 0) return [{ type: 'reachGoal', params: { tests, resetTries } }];
+		return resetTries ? [{ type: 'resetTries' }] : [];
+	};
 	return {
-		reached: (state) => byState.get(state) ?? [],
-		tagged: (tags) => (byTag.size === 0 ? [] : tags.flatMap((tag) => byTag.get(tag.trim()) ?? [])),
+		reached: (state, resetTries) => mark(byState.get(state) ?? [], resetTries),
+		tagged: (tags) =>
+			byTag.size === 0 ? [] : mark(tags.flatMap((tag) => byTag.get(tag.trim()) ?? []), false),
 	};
 }
