@@ -49,7 +49,7 @@ describe.each(backends())('a reply waiting longer than its lease ($name store)',
 	it('keeps its lease while it waits: another process neither marks it unknown nor sends it', async () => {
 		// Real milliseconds for the renewal timer (the store's clock is the chat's); long enough that
 		// a busy machine never stalls a renewal past it, when the fence would rightly give it up.
-		const leaseMs = 300;
+		const leaseMs = 1000;
 		const chat = new Chat([echo()], { openStore: backend.open });
 		const waiting = holdingApi(chat);
 		chat.engine = chat.newEngine([compileScenario(echo())], waiting.api, { leaseMs, wait });

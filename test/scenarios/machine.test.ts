@@ -14,11 +14,11 @@ describe('compiled scenario machine', () => {
 		expect(Object.keys(impl.actions).sort()).toEqual(
 			[
 				'applyTags',
-				'assignVariant',
 				'callWorkflow',
 				'countTry',
 				'findOrder',
 				'handOff',
+				'keepVariant',
 				'note',
 				'prepareJump',
 				'reachGoal',
@@ -40,6 +40,7 @@ describe('compiled scenario machine', () => {
 				'silenced',
 				'textMatches',
 				'triesLeft',
+				'variantDrawn',
 				'variantIs',
 			].sort(),
 		);

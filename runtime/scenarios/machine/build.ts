@@ -32,7 +32,7 @@ import { parseTemplate, renderTemplate, type Template } from '../format/template
 import { declaredVariables } from '../format/document-facts';
 import { callState } from './call';
 import { menuQuestion, menuTransitions } from './menu';
-import { goalsOf, splitEntry, splitMoves, type Goals } from './split';
+import { goalsOf, splitMoves, type Goals } from './split';
 
 /**
  * The xstate v5 machine of a scenario: each part of the format turned into states, transitions
@@ -113,7 +113,6 @@ class MachineBuilder {
 			...(def.messages ?? []).map((m) => this.reply(m)),
 			...this.actions(def.actions),
 			...(def.menu ? [menuQuestion(def.menu, this)] : []),
-			...(def.split ? [splitEntry(name, def.split)] : []),
 		];
 		if (def.end) return { entry, type: 'final' };
 		if (def.split) return { entry, always: splitMoves(name, def.split, this) };

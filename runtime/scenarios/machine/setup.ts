@@ -142,12 +142,9 @@ export const machineSetup = setup({
 		findOrder: assign(({ context, event }, params: { wanted: string }) => ({
 			order: findOrder(ordersOf(context, event), params.wanted),
 		})),
-		assignVariant: assign(({ context }, params: SplitParams) => {
-			const known = context.splits?.[params.test];
-			if (known && params.variants.some((v) => v.name === known.variant)) return {};
-			const variant = assignVariant(params, params.test, context.client.id);
-			return { splits: { ...context.splits, [params.test]: { variant } } };
-		}),
+		keepVariant: assign(({ context }, params: { test: string; variant: string }) => ({
+			splits: { ...context.splits, [params.test]: { variant: params.variant } },
+		})),
 		// One assign for every test whose goal this is, and the tries of a state entered (an
 		// assign copies the snapshot: a goal state would otherwise pay for two).
 		reachGoal: assign(({ context }, params: GoalParams) => {
@@ -177,6 +174,12 @@ export const machineSetup = setup({
 		entryIs: ({ event }, params: { state: string }) => entryOf(event) === params.state,
 		variantIs: ({ context }, params: { test: string; variant: string }) =>
 			context.splits?.[params.test]?.variant === params.variant,
+		// No variant kept that is still one of the test's: the winner's, else the hash's.
+		variantDrawn: ({ context }, params: SplitParams & { variant: string }) => {
+			const known = context.splits?.[params.test]?.variant;
+			if (known !== undefined && params.variants.some((v) => v.name === known)) return false;
+			return assignVariant(params, params.test, context.client.id) === params.variant;
+		},
 		outcomeIs: ({ event }, params: { outcome: CallOutcome }) =>
 			event.type === 'RESULT' && event.outcome === params.outcome,
 	},

@@ -3,23 +3,13 @@ import type { ActionDef, ScenarioDocument } from '../format/schema';
 import { destination, type ActionConfig, type AlwaysConfig } from './setup';
 
 /**
- * A split as machine parts: on entry the client's variant is kept or assigned (setup.ts's
- * `assignVariant`: the one it has, else the winner, else its hash's), then the state is left
- * down that variant's arrow. Goals mark the client's variant as successful in the context, once;
- * the analytics count what changed there (analytics/tally.ts).
+ * A split as machine parts: the state is left at once down the client's variant's arrow (the one
+ * it has, else the winner, else its hash's: setup.ts's `variantDrawn`), and a variant drawn now is
+ * kept on the conversation by that arrow's first action (`keepVariant`). The arrows of a kept
+ * variant come first and change nothing in the context: a client's later passes cost no copy of
+ * it. Goals mark the client's variant as successful in the context, once; the analytics count
+ * what changed there (analytics/tally.ts).
  */
-
-export function splitEntry(state: string, split: SplitDef): ActionConfig {
-	const variants = split.variants.map((v) => ({ name: v.name, weight: v.weight }));
-	return {
-		type: 'assignVariant',
-		params: {
-			test: splitName(split, state),
-			variants,
-			...(split.winner === undefined ? {} : { winner: split.winner }),
-		},
-	};
-}
 
 /** What the split needs of the scenario's builder (build.ts). */
 interface SplitBuilder {
@@ -28,11 +18,24 @@ interface SplitBuilder {
 
 export function splitMoves(state: string, split: SplitDef, build: SplitBuilder): AlwaysConfig[] {
 	const test = splitName(split, state);
-	return split.variants.map((v) => ({
-		guard: { type: 'variantIs', params: { test, variant: v.name } },
-		actions: build.actions(v.actions),
-		...destination(v.actions, v.target),
-	}));
+	const variants = split.variants.map((v) => ({ name: v.name, weight: v.weight }));
+	const draw = { test, variants, ...(split.winner === undefined ? {} : { winner: split.winner }) };
+	const arrow = (v: SplitDef['variants'][number], kept: boolean): AlwaysConfig => {
+		const keep: ActionConfig[] = kept
+			? []
+			: [{ type: 'keepVariant', params: { test, variant: v.name } }];
+		return {
+			guard: kept
+				? { type: 'variantIs', params: { test, variant: v.name } }
+				: { type: 'variantDrawn', params: { ...draw, variant: v.name } },
+			actions: [...keep, ...build.actions(v.actions)],
+			...destination(v.actions, v.target),
+		};
+	};
+	return [
+		...split.variants.map((v) => arrow(v, true)),
+		...split.variants.map((v) => arrow(v, false)),
+	];
 }
 
 /** The goal marks a scenario's states and tags carry. */
@@ -60,6 +63,11 @@ export function goalsOf(doc: ScenarioDocument): Goals {
 	return {
 		reached: (state, resetTries) => mark(byState.get(state) ?? [], resetTries),
 		tagged: (tags) =>
-			byTag.size === 0 ? [] : mark(tags.flatMap((tag) => byTag.get(tag.trim()) ?? []), false),
+			byTag.size === 0
+				? []
+				: mark(
+						tags.flatMap((tag) => byTag.get(tag.trim()) ?? []),
+						false,
+					),
 	};
 }
