@@ -20,7 +20,9 @@ export function splitMoves(state: string, split: SplitDef, build: SplitBuilder):
 	const test = splitName(split, state);
 	const variants = split.variants.map((v) => ({ name: v.name, weight: v.weight }));
 	const draw = { test, variants, ...(split.winner === undefined ? {} : { winner: split.winner }) };
-	const arrow = (v: SplitDef['variants'][number], kept: boolean): AlwaysConfig => {
+	// Each variant's actions built once, for both of its arrows.
+	const built = split.variants.map((v) => ({ v, actions: build.actions(v.actions) }));
+	const arrow = ({ v, actions }: (typeof built)[number], kept: boolean): AlwaysConfig => {
 		const keep: ActionConfig[] = kept
 			? []
 			: [{ type: 'keepVariant', params: { test, variant: v.name } }];
@@ -28,14 +30,11 @@ export function splitMoves(state: string, split: SplitDef, build: SplitBuilder):
 			guard: kept
 				? { type: 'variantIs', params: { test, variant: v.name } }
 				: { type: 'variantDrawn', params: { ...draw, variant: v.name } },
-			actions: [...keep, ...build.actions(v.actions)],
+			actions: [...keep, ...actions],
 			...destination(v.actions, v.target),
 		};
 	};
-	return [
-		...split.variants.map((v) => arrow(v, true)),
-		...split.variants.map((v) => arrow(v, false)),
-	];
+	return [...built.map((b) => arrow(b, true)), ...built.map((b) => arrow(b, false))];
 }
 
 /** The goal marks a scenario's states and tags carry. */
