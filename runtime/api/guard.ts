@@ -1,4 +1,5 @@
 import type { Clock } from './clock';
+import { MessagingBotError } from './errors';
 
 /**
  * What lets the caller of a request stop it from leaving: a worker performing a leased effect
@@ -23,6 +24,20 @@ export class FencedError extends Error {
 	}
 }
 
+/**
+ * The guard could not say whether the request may leave (its check failed: the store that keeps
+ * the lease out of reach). Nothing left, certainly: the work is to be tried again, not doubted.
+ */
+class GuardUnconfirmedError extends MessagingBotError {
+	constructor(readonly cause: unknown) {
+		const why = cause instanceof Error ? cause.message : String(cause);
+		super(
+			`Not sent yet: this worker could not confirm it still holds this action (${why}); it is tried again`,
+			0,
+		);
+	}
+}
+
 /** The guard's signal has fired: throws its reason (a `FencedError`). */
 function throwIfFenced(guard: RequestGuard | undefined): void {
 	const signal = guard?.signal;
@@ -38,8 +53,15 @@ export function fencedBy(signal: AbortSignal): Error {
 /** Runs the guard's checks: its signal, then its own check. */
 export async function checkGuard(guard: RequestGuard | undefined): Promise<void> {
 	throwIfFenced(guard);
-	await guard?.check?.();
+	const failed = await guard?.check?.().then(
+		() => undefined,
+		(error: unknown) => ({ error }),
+	);
 	throwIfFenced(guard);
+	if (failed === undefined) return;
+	throw failed.error instanceof FencedError
+		? failed.error
+		: new GuardUnconfirmedError(failed.error);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { MessagingBotError, SendOutcomeUnknownError } from '../../api/errors';
-import { FencedError, type RequestGuard } from '../../api/guard';
+import { checkGuard, FencedError, type RequestGuard } from '../../api/guard';
 import { performCall, type WorkflowPort } from './workflow-call';
 import type { ConversationRecord, OutboxEntry } from './record';
 import type { CancellableWait } from './lease-keeper';
@@ -54,11 +54,13 @@ export async function performEffect(
 ): Promise<Performed> {
 	const effect = entry.effect;
 	const fence = options.fence;
-	if (effect.kind === 'workflow') {
-		const result = await performCall(options.workflows, effect, options.wait, fence);
-		return result === 'fenced' ? FENCED : { patch: { ...DONE, result }, halt: false };
-	}
 	try {
+		if (effect.kind === 'workflow') {
+			// Checked here, not in the call: a lease that cannot be read back is retried, not a failure.
+			await checkGuard(fence);
+			const result = await performCall(options.workflows, effect, options.wait, fence);
+			return result === 'fenced' ? FENCED : { patch: { ...DONE, result }, halt: false };
+		}
 		if (effect.kind === 'tags') {
 			const change = {
 				...(effect.add.length ? { add: effect.add } : {}),
@@ -80,17 +82,26 @@ export async function performEffect(
 		};
 	} catch (error) {
 		if (error instanceof FencedError) return FENCED;
-		const message = error instanceof Error ? error.message : String(error);
 		// Sent or not, nobody knows: recorded as unknown, never sent again.
 		if (
 			error instanceof SendOutcomeUnknownError ||
 			(effect.kind === 'reply' && !(error instanceof MessagingBotError))
 		)
-			return { patch: { status: 'unknown', error: message }, halt: false };
-		// Certainly not done (or safe to repeat): retried later, in order, up to maxAttempts.
-		const status = entry.attempts >= options.maxAttempts ? 'failed' : 'pending';
-		return { patch: { status, error: message }, halt: true };
+			return { patch: { status: 'unknown', error: messageOf(error) }, halt: false };
+		return retryLater(options, entry, error);
 	}
+}
+
+const messageOf = (error: unknown): string =>
+	error instanceof Error ? error.message : String(error);
+
+/**
+ * Certainly not done (or safe to repeat), a guard that could not be checked included: retried
+ * later, in order, up to maxAttempts.
+ */
+function retryLater(options: EffectOptions, entry: OutboxEntry, error: unknown): Performed {
+	const status = entry.attempts >= options.maxAttempts ? 'failed' : 'pending';
+	return { patch: { status, error: messageOf(error) }, halt: true };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { checkGuard, FencedError, type RequestGuard } from '../../api/guard';
+import { FencedError, type RequestGuard } from '../../api/guard';
 import type { CallResult, WorkflowEffect } from '../machine/setup';
 import type { CancellableWait } from './lease-keeper';
 
@@ -22,8 +22,9 @@ export interface WorkflowPort {
 }
 
 /**
- * Runs a call within its time limit. Never throws: a failure is an outcome like any other.
- * 'fenced': the lease on it was lost before it started, or while it ran (nothing is recorded).
+ * Runs a call within its time limit, once the caller has checked its lease (perform-effect.ts).
+ * Never throws: a failure is an outcome like any other. 'fenced': the lease on it was lost while
+ * it ran (nothing is recorded).
  */
 export async function performCall(
 	port: WorkflowPort | undefined,
@@ -34,7 +35,6 @@ export async function performCall(
 ): Promise<CallResult | 'fenced'> {
 	if (!port) return { outcome: 'failure', error: 'No workflows are connected to this scenario' };
 	try {
-		await checkGuard(fence);
 		const signal = fence?.signal;
 		const running = port.call(effect.workflow, effect.inputs, {
 			timeoutMs: effect.timeoutMs,

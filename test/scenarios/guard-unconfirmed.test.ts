@@ -1,0 +1,133 @@
+import type { WorkflowPort } from '../../runtime/scenarios';
+import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
+import { MemoryStore, type StateStore } from '../../runtime/stores';
+import { StateStoreError } from '../../runtime/stores/errors';
+import { clientFor } from '../helpers/client';
+import { admin, useEmulator } from '../helpers/emulator';
+import { Chat, MINUTE, scenario } from './harness';
+
+type Sent = { client_id: string; text: string };
+
+/** A store whose next `faults.reads` reads fail, as a store restarting or a disk failing does. */
+function failingReads(store: StateStore, faults: { reads: number }): StateStore {
+	return new Proxy(store, {
+		get(target, name, receiver) {
+			const value: unknown = Reflect.get(target, name, receiver);
+			if (typeof value !== 'function') return value;
+			if (name !== 'read') return (value as (...a: unknown[]) => unknown).bind(target);
+			return async (...args: unknown[]) => {
+				if (faults.reads > 0) {
+					faults.reads--;
+					throw new StateStoreError('The state store could not be read: connection lost');
+				}
+				return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+			};
+		},
+	});
+}
+
+const greetAndTell = () =>
+	scenario({
+		a: {
+			messages: ['Hello'],
+			on: [{ match: { any: true }, actions: [{ reply: 'Got {{message.text}}' }] }],
+		},
+	});
+
+// A reply is sent only after its lease is read back from the store (fence.ts); when that read
+// fails, the request never left: the reply is certainly not sent and is tried again, never left
+// "unknown" (which is never re-sent, so the client would go unanswered).
+describe('a reply whose lease could not be read back before sending', () => {
+	const emulator = useEmulator();
+
+	it('is not sent, kept pending with the reason, and sent once the store answers', async () => {
+		await admin(emulator(), 'POST', '/reset');
+		const faults = { reads: 0, armed: 1 };
+		const client = clientFor(emulator());
+		const api: ScenarioApi = {
+			// The fence's read is the first the store sees once the request is handed over.
+			sendMessage: async (botId, input, guard) => {
+				if (input.text === 'Got one' && faults.armed-- > 0) faults.reads = 1;
+				return await client.sendMessage(botId, input, guard);
+			},
+			updateTags: (clientId, change, guard) => client.updateTags(clientId, change, guard),
+		};
+		const chat = new Chat([greetAndTell()], {
+			api,
+			openStore: (now) => failingReads(new MemoryStore(now), faults),
+		});
+		try {
+			await chat.say('hi', 'cl_ada', 'm1');
+			await chat.say('one', 'cl_ada', 'm2');
+			const held = chat.last?.actions.map((a) => [a.text, a.status, a.error]);
+			expect(held).toEqual([
+				['Got one', 'pending', expect.stringMatching(/^Not sent yet: .*connection lost/)],
+			]);
+			expect(faults.reads).toBe(0);
+
+			chat.time += MINUTE;
+			await chat.engine.runDueWork(chat.time);
+			const sent = (await admin<Sent[]>(emulator(), 'GET', '/sent-messages?client_id=cl_ada')).body
+				.data;
+			expect(sent.map((m) => m.text)).toEqual(['Hello', 'Got one']);
+			expect((await chat.state())?.outbox.map((e) => [e.text, e.status])).toEqual([
+				['Got one', 'done'],
+			]);
+		} finally {
+			await client.close();
+		}
+	});
+});
+
+describe('a workflow call whose lease could not be read back before calling', () => {
+	it('is not called, kept pending, and called once the store answers: not taken as a failure', async () => {
+		const faults = { reads: 0 };
+		const calls: string[] = [];
+		const lookup = scenario(
+			{
+				ask: {
+					messages: ['Ask me.'],
+					on: [{ match: { any: true }, actions: [{ reply: 'One moment' }], target: 'lookup' }],
+				},
+				lookup: {
+					call: {
+						workflow: 'faq',
+						inputs: { question: '{{message.text}}' },
+						store: { answer: 'answer' },
+						success: { say: '{{vars.answer}}', target: 'ask' },
+						failure: { say: 'The lookup failed.', target: 'ask' },
+					},
+				},
+			},
+			{ workflows: { faq: { returns: ['answer'] } } },
+		);
+		const workflows: WorkflowPort = {
+			call: async (_name, inputs) => {
+				calls.push(inputs.question ?? '');
+				return { answer: 'We open at 9.' };
+			},
+		};
+		const chat = new Chat([lookup], {
+			openStore: (now) => failingReads(new MemoryStore(now), faults),
+			engine: { workflows },
+		});
+		const sent = chat.api.sendMessage.bind(chat.api);
+		// The reply before the call is sent; the next read is the call's lease, read back.
+		chat.api.sendMessage = async (botId, input) => {
+			const answer = await sent(botId, input);
+			if (input.text === 'One moment') faults.reads = 1;
+			return answer;
+		};
+		await chat.say('hi');
+		await chat.say('hours');
+		expect(chat.last?.actions.map((a) => [a.kind, a.status])).toEqual([
+			['reply', 'done'],
+			['workflow', 'pending'],
+		]);
+		expect(calls).toEqual([]);
+		chat.time += MINUTE;
+		await chat.engine.runDueWork(chat.time);
+		expect(calls).toEqual(['hours']);
+		expect(chat.api.replies()).toEqual(['Ask me.', 'One moment', 'We open at 9.', 'Ask me.']);
+	});
+});
