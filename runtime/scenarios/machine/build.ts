@@ -33,6 +33,7 @@ import { declaredVariables } from '../format/document-facts';
 import { callState } from './call';
 import { menuQuestion, menuTransitions } from './menu';
 import { goalsOf, splitMoves, type Goals } from './split';
+import { inlineSplits, type BuiltSplit } from './inline-splits';
 
 /**
  * The xstate v5 machine of a scenario: each part of the format turned into states, transitions
@@ -47,9 +48,24 @@ export type ScenarioSnapshot = SnapshotFrom<ScenarioMachine>;
 /** Compiles a scenario document into its machine (the document is already validated). */
 export function buildMachine(doc: ScenarioDocument) {
 	const build = new MachineBuilder(doc);
-	const states = Object.fromEntries(
-		Object.entries(doc.states).map(([name, def]) => [name, build.state(name, def)]),
-	);
+	const states = {
+		// Routes a conversation that arrives by a jump to its state; otherwise to the start.
+		[ENTRY_STATE]: {
+			always: [
+				...Object.keys(doc.states).map((state) => ({
+					guard: { type: 'entryIs' as const, params: { state } },
+					target: state,
+				})),
+				{ target: doc.start },
+			],
+		},
+		...Object.fromEntries(
+			Object.entries(doc.states).map(([name, def]) => [name, build.state(name, def)]),
+		),
+		[END_STATE]: { type: 'final' as const, entry: [visit(END_STATE)] },
+		[JUMP_STATE]: { type: 'final' as const },
+	};
+	inlineSplits(states, build.splits);
 	return machineSetup.createMachine({
 		id: doc.id,
 		context: ({ input }) => ({
@@ -63,21 +79,7 @@ export function buildMachine(doc: ScenarioDocument) {
 			...(input?.splits ? { splits: { ...input.splits } } : {}),
 		}),
 		initial: ENTRY_STATE,
-		states: {
-			// Routes a conversation that arrives by a jump to its state; otherwise to the start.
-			[ENTRY_STATE]: {
-				always: [
-					...Object.keys(doc.states).map((state) => ({
-						guard: { type: 'entryIs' as const, params: { state } },
-						target: state,
-					})),
-					{ target: doc.start },
-				],
-			},
-			...states,
-			[END_STATE]: { type: 'final', entry: [visit(END_STATE)] },
-			[JUMP_STATE]: { type: 'final' },
-		},
+		states,
 		on: { RELEASE: { actions: 'release' } },
 	});
 }
@@ -93,6 +95,8 @@ class MachineBuilder {
 	private readonly declared: ReadonlySet<string>;
 	private readonly keywords: TransitionConfig[];
 	private readonly goals: Goals;
+	/** The split states built, for inline-splits.ts. */
+	readonly splits = new Map<string, BuiltSplit>();
 
 	constructor(private readonly doc: ScenarioDocument) {
 		this.declared = declaredVariables(doc);
@@ -115,7 +119,11 @@ class MachineBuilder {
 			...(def.menu ? [menuQuestion(def.menu, this)] : []),
 		];
 		if (def.end) return { entry, type: 'final' };
-		if (def.split) return { entry, always: splitMoves(name, def.split, this) };
+		if (def.split) {
+			const split = { entry, always: splitMoves(name, def.split, this) };
+			this.splits.set(name, split);
+			return split;
+		}
 		if (def.call) return callState(name, def.call, entry, [SILENT, ...this.keywords], this);
 		const message: TransitionConfig[] = [
 			SILENT,
