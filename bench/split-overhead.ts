@@ -3,9 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { compileScenario, type CompiledScenario } from '../runtime/scenarios';
-import type { ScenarioDocument } from '../runtime/scenarios/format/schema';
 import { CLIENTS, order } from './order-traffic';
+import { withSplit } from './split-scenario';
 import { alternate, CONCURRENCY, handleOn, seedFile } from './overhead';
 import { overheadRow } from './overhead-verdict';
 import { table } from './lib';
@@ -20,31 +19,6 @@ import { table } from './lib';
 const ROUNDS = Number(process.env.BENCH_SPLIT_ROUNDS ?? 64);
 const MESSAGES = Number(process.env.BENCH_SPLIT_MESSAGES ?? 3_000);
 const out = (line = '') => process.stdout.write(`${line}\n`);
-
-/** The example with "status" → "order" sent through a split whose variants both lead on. */
-function withSplit(document: ScenarioDocument): CompiledScenario {
-	const status = document.states.status;
-	const on = (status.on ?? []).map((rule) =>
-		rule.target === 'ask_number' ? { ...rule, target: 'pick' } : rule,
-	);
-	return compileScenario({
-		...document,
-		states: {
-			...document.states,
-			status: { ...status, on },
-			pick: {
-				split: {
-					name: 'bench',
-					variants: [
-						{ name: 'a', weight: 50, target: 'ask_number' },
-						{ name: 'b', weight: 50, target: 'ask_number' },
-					],
-					goal: { state: 'status' },
-				},
-			},
-		},
-	});
-}
 
 async function main(): Promise<void> {
 	const dir = mkdtempSync(path.join(tmpdir(), 'mb-split-bench-'));
