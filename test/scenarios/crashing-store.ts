@@ -1,11 +1,15 @@
 import type { StateStore, Versioned, WriteOptions } from '../../runtime/stores';
 import type { ConversationAt } from '../../runtime/stores/types';
 
-/** A store whose process dies on a chosen write (before it lands) or just after one. */
+/**
+ * A store whose process dies on a chosen write (before it lands) or just after one; or whose next
+ * `failReads` reads fail, as a store restarting does.
+ */
 export class CrashingStore implements StateStore {
 	writes = 0;
 	crashOnWrite = 0;
 	crashAfterWrite = 0;
+	failReads = 0;
 	constructor(private readonly inner: StateStore) {}
 	claim(ns: string, id: string, ttl: number) {
 		return this.inner.claim(ns, id, ttl);
@@ -13,8 +17,12 @@ export class CrashingStore implements StateStore {
 	release(ns: string, id: string) {
 		return this.inner.release(ns, id);
 	}
-	read(ns: string, key: string): Promise<Versioned | undefined> {
-		return this.inner.read(ns, key);
+	async read(ns: string, key: string): Promise<Versioned | undefined> {
+		if (this.failReads > 0) {
+			this.failReads--;
+			throw new Error('The state store could not be read: connection lost');
+		}
+		return await this.inner.read(ns, key);
 	}
 	async write(ns: string, key: string, value: string, expected: number, options?: WriteOptions) {
 		if (++this.writes === this.crashOnWrite) throw new Error('process crashed');

@@ -1,30 +1,12 @@
 import type { WorkflowPort } from '../../runtime/scenarios';
 import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
-import { MemoryStore, type StateStore } from '../../runtime/stores';
-import { StateStoreError } from '../../runtime/stores/errors';
+import { MemoryStore } from '../../runtime/stores';
 import { clientFor } from '../helpers/client';
 import { admin, useEmulator } from '../helpers/emulator';
+import { CrashingStore } from './crashing-store';
 import { Chat, MINUTE, scenario } from './harness';
 
 type Sent = { client_id: string; text: string };
-
-/** A store whose next `faults.reads` reads fail, as a store restarting or a disk failing does. */
-function failingReads(store: StateStore, faults: { reads: number }): StateStore {
-	return new Proxy(store, {
-		get(target, name, receiver) {
-			const value: unknown = Reflect.get(target, name, receiver);
-			if (typeof value !== 'function') return value;
-			if (name !== 'read') return (value as (...a: unknown[]) => unknown).bind(target);
-			return async (...args: unknown[]) => {
-				if (faults.reads > 0) {
-					faults.reads--;
-					throw new StateStoreError('The state store could not be read: connection lost');
-				}
-				return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-			};
-		},
-	});
-}
 
 const greetAndTell = () =>
 	scenario({
@@ -42,19 +24,20 @@ describe('a reply whose lease could not be read back before sending', () => {
 
 	it('is not sent, kept pending with the reason, and sent once the store answers', async () => {
 		await admin(emulator(), 'POST', '/reset');
-		const faults = { reads: 0, armed: 1 };
+		let store!: CrashingStore;
+		let armed = 1;
 		const client = clientFor(emulator());
 		const api: ScenarioApi = {
 			// The fence's read is the first the store sees once the request is handed over.
 			sendMessage: async (botId, input, guard) => {
-				if (input.text === 'Got one' && faults.armed-- > 0) faults.reads = 1;
+				if (input.text === 'Got one' && armed-- > 0) store.failReads = 1;
 				return await client.sendMessage(botId, input, guard);
 			},
 			updateTags: (clientId, change, guard) => client.updateTags(clientId, change, guard),
 		};
 		const chat = new Chat([greetAndTell()], {
 			api,
-			openStore: (now) => failingReads(new MemoryStore(now), faults),
+			openStore: (now) => (store = new CrashingStore(new MemoryStore(now))),
 		});
 		try {
 			await chat.say('hi', 'cl_ada', 'm1');
@@ -63,7 +46,7 @@ describe('a reply whose lease could not be read back before sending', () => {
 			expect(held).toEqual([
 				['Got one', 'pending', expect.stringMatching(/^Not sent yet: .*connection lost/)],
 			]);
-			expect(faults.reads).toBe(0);
+			expect(store.failReads).toBe(0);
 
 			chat.time += MINUTE;
 			await chat.engine.runDueWork(chat.time);
@@ -81,7 +64,7 @@ describe('a reply whose lease could not be read back before sending', () => {
 
 describe('a workflow call whose lease could not be read back before calling', () => {
 	it('is not called, kept pending, and called once the store answers: not taken as a failure', async () => {
-		const faults = { reads: 0 };
+		let store!: CrashingStore;
 		const calls: string[] = [];
 		const lookup = scenario(
 			{
@@ -108,14 +91,14 @@ describe('a workflow call whose lease could not be read back before calling', ()
 			},
 		};
 		const chat = new Chat([lookup], {
-			openStore: (now) => failingReads(new MemoryStore(now), faults),
+			openStore: (now) => (store = new CrashingStore(new MemoryStore(now))),
 			engine: { workflows },
 		});
 		const sent = chat.api.sendMessage.bind(chat.api);
 		// The reply before the call is sent; the next read is the call's lease, read back.
 		chat.api.sendMessage = async (botId, input) => {
 			const answer = await sent(botId, input);
-			if (input.text === 'One moment') faults.reads = 1;
+			if (input.text === 'One moment') store.failReads = 1;
 			return answer;
 		};
 		await chat.say('hi');

@@ -82,26 +82,18 @@ export async function performEffect(
 		};
 	} catch (error) {
 		if (error instanceof FencedError) return FENCED;
+		const message = error instanceof Error ? error.message : String(error);
 		// Sent or not, nobody knows: recorded as unknown, never sent again.
 		if (
 			error instanceof SendOutcomeUnknownError ||
 			(effect.kind === 'reply' && !(error instanceof MessagingBotError))
 		)
-			return { patch: { status: 'unknown', error: messageOf(error) }, halt: false };
-		return retryLater(options, entry, error);
+			return { patch: { status: 'unknown', error: message }, halt: false };
+		// Certainly not done (or safe to repeat), a guard that could not be checked included:
+		// retried later, in order, up to maxAttempts.
+		const status = entry.attempts >= options.maxAttempts ? 'failed' : 'pending';
+		return { patch: { status, error: message }, halt: true };
 	}
-}
-
-const messageOf = (error: unknown): string =>
-	error instanceof Error ? error.message : String(error);
-
-/**
- * Certainly not done (or safe to repeat), a guard that could not be checked included: retried
- * later, in order, up to maxAttempts.
- */
-function retryLater(options: EffectOptions, entry: OutboxEntry, error: unknown): Performed {
-	const status = entry.attempts >= options.maxAttempts ? 'failed' : 'pending';
-	return { patch: { status, error: messageOf(error) }, halt: true };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ActionConfig, AlwaysConfig, StateConfig } from './setup';
  * split's entry (its visit among them) and the variant's arrow are run as the arrow's own
  * actions, in the order the machine ran them, so the step's effects, visits and counts are the
  * same; what goes is xstate's second microstep through a state that waits for nothing (a snapshot
- * copied, the eventless arrows looked up), most of what a split cost a message. The split state
+ * copied, the eventless arrows looked up), the machine's share of a split's cost. The split state
  * stays in the machine, with its own arrows, for a conversation stored in it; and each arrow into
  * it is kept last, for a client none of the inlined arrows takes.
  */
