@@ -159,7 +159,7 @@ export class MemoryStore implements StateStore {
 				hashes.set(hash.key, (found = { fields: new Map(), expiresAt: hash.expiresAt }));
 			found.expiresAt = hash.expiresAt;
 			const fields = found.fields;
-			for (const field in hash.incr) fields.set(field, (fields.get(field) ?? 0) + hash.incr[field]);
+			for (const [field, n] of hash.incr) fields.set(field, (fields.get(field) ?? 0) + n);
 		}
 	}
 

@@ -1,3 +1,6 @@
+import { incrementsJson } from './counter-json';
+import type { CounterIncrements } from './types';
+
 /**
  * Counting in the group commit (postgres-batch.ts): the counts of a batch's kept writes are added
  * up per hash and field and upserted once at the batch's end, in the same statement and so the
@@ -69,13 +72,11 @@ const COUNTS_NS = 11;
 const COUNTS = 12;
 
 /** A write's counts as mb_write takes them (p_counts): built as text, with no object per hash. */
-export function countsJson(
-	hashes: ReadonlyArray<{ key: string; incr: Readonly<Record<string, number>>; expiresAt: number }>,
-): string {
+export function countsJson(hashes: readonly CounterIncrements[]): string {
 	let json = '[';
 	for (let i = 0; i < hashes.length; i++) {
 		const h = hashes[i];
-		json += `${i > 0 ? ',' : ''}{"k":${JSON.stringify(h.key)},"i":${JSON.stringify(h.incr)},"e":${h.expiresAt}}`;
+		json += `${i > 0 ? ',' : ''}{"k":${JSON.stringify(h.key)},"i":${incrementsJson(h.incr)},"e":${h.expiresAt}}`;
 	}
 	return `${json}]`;
 }

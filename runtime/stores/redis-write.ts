@@ -1,4 +1,5 @@
-import type { WriteOptions } from './types';
+import { incrementsJson } from './counter-json';
+import type { CounterIncrements, WriteOptions } from './types';
 
 /** A key of the store: kind, namespace and id (redis.ts `key`). */
 type KeyOf = (kind: string, namespace: string, id?: string) => string;
@@ -42,9 +43,14 @@ export function writeCall(
 		options.expiresAt === undefined ? '' : String(options.expiresAt),
 		w.key,
 		String(due),
-		counted ? JSON.stringify(counted.hashes.map((h) => [h.expiresAt, h.incr, h.key])) : '',
+		counted ? countsArg(counted.hashes) : '',
 		guard?.[1] ?? '',
 		...(taken ? [taken.queue, ...taken.seqs] : ['']),
 	];
 	return { keys, args };
+}
+
+/** The script's counts (ARGV[7]): per hash, [deadline, increments, key]. */
+function countsArg(hashes: readonly CounterIncrements[]): string {
+	return `[${hashes.map((h) => `[${h.expiresAt},${incrementsJson(h.incr)},${JSON.stringify(h.key)}]`).join(',')}]`;
 }

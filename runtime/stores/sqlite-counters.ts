@@ -31,7 +31,7 @@ export class CounterSums {
 			if (!sums) hashes.set(hash.key, (sums = { expiresAt: hash.expiresAt, fields: new Map() }));
 			sums.expiresAt = hash.expiresAt;
 			const fields = sums.fields;
-			for (const field in hash.incr) fields.set(field, (fields.get(field) ?? 0) + hash.incr[field]);
+			for (const [field, n] of hash.incr) fields.set(field, (fields.get(field) ?? 0) + n);
 		}
 		if (now > this.latest) this.latest = now;
 		this.pending = true;

@@ -7,9 +7,14 @@ import type { DatabaseSync } from 'node:sqlite';
  * locked". WAL with synchronous=NORMAL: a commit is in the log (the OS's page cache) before it
  * returns, so it survives the process being killed; it is flushed to disk at each checkpoint, so
  * an OS crash or power loss may lose the last commits before one. Checkpoints are the store's own
- * (sqlite-batch.ts), never inside a commit.
+ * (sqlite-batch.ts), never inside a commit. Pages of 8 KB for a new file (one made before keeps
+ * its own): a conversation's record is one to two kilobytes, and a row of the records table over
+ * about 1 KB (a quarter of a 4 KB page) spills into an overflow page that each write and read pays
+ * for; measured on the analytics counters' records (about 1.2 KB), 4 KB pages cost the counters
+ * 18 % of throughput and 8 KB pages 5 %, with the same speed without them; 16 KB pages were slower.
  */
 export const SCHEMA = `
+	PRAGMA page_size = 8192;
 	PRAGMA busy_timeout = 5000;
 	PRAGMA journal_mode = WAL;
 	PRAGMA synchronous = NORMAL;

@@ -123,9 +123,9 @@ export function bucketLimitMs(bucket: number): number {
  */
 export interface VersionCounts {
 	scenario: ScenarioRef;
-	day: Record<string, number>;
-	live: Record<string, number>;
-	past?: Map<string, Record<string, number>>;
+	day: Map<string, number>;
+	live: Map<string, number>;
+	past?: Map<string, Map<string, number>>;
 }
 
 let lastDay = { number: -1, day: '' };
@@ -149,21 +149,15 @@ export function increments(
 	const expiresAt = (dayNumber + 1 + daysKept) * DAY_MS;
 	const hashes: CounterIncrements[] = [];
 	for (const { scenario, day, live, past } of counts) {
-		if (!isEmpty(day))
-			hashes.push({ key: counterKey(scope, scenario, day0), incr: day, expiresAt });
-		if (!isEmpty(live)) hashes.push({ key: counterKey(scope, scenario), incr: live, expiresAt });
+		if (day.size > 0) hashes.push({ key: counterKey(scope, scenario, day0), incr: day, expiresAt });
+		if (live.size > 0) hashes.push({ key: counterKey(scope, scenario), incr: live, expiresAt });
 		// An earlier day's hash keeps its own deadline.
 		for (const [d, incr] of past ?? []) {
 			const until = (Math.floor(Date.parse(d) / DAY_MS) + 1 + daysKept) * DAY_MS;
 			// One already forgotten is not started again by a stop's decrement.
-			if (until > now && !isEmpty(incr))
+			if (until > now && incr.size > 0)
 				hashes.push({ key: counterKey(scope, scenario, d), incr, expiresAt: until });
 		}
 	}
 	return hashes;
-}
-
-function isEmpty(hash: Record<string, number>): boolean {
-	for (const _ in hash) return false;
-	return true;
 }

@@ -10,7 +10,7 @@ import { field, sameVersion, type ScenarioRef } from './counter-keys';
 export interface Stop {
 	day: string;
 	field: string;
-	/** The minute of the last message, for a live stop. */
+	/** A live stop's minute: in `field` now; kept apart by records of an earlier release. */
 	minute?: number;
 }
 
@@ -49,7 +49,8 @@ export function countStop(
 			// The quiet time runs from the client's last message, or from arriving in the state.
 			const fresh =
 				step.moved || step.event === 'message' || step.event === 'late' || step.event === 'release';
-			minute = !fresh && old?.minute !== undefined ? old.minute : Math.floor(step.now / MINUTE_MS);
+			const kept = fresh ? undefined : liveMinute(old);
+			minute = kept ?? Math.floor(step.now / MINUTE_MS);
 			name = field.stopLive(state, minute);
 		}
 	}
@@ -69,7 +70,15 @@ export function countStop(
 	if (old && from && !(before?.ended && step.started)) tally.add(from, old.field, -1, old.day);
 	if (name === undefined || day === undefined) after.stop = undefined;
 	else {
-		after.stop = minute === undefined ? { day, field: name } : { day, field: name, minute };
+		after.stop = { day, field: name };
 		tally.add(after.scenario, name, 1, day);
 	}
+}
+
+/** A live stop's minute, from its field (`stopLive:S:m`); undefined for an end or a hand-off. */
+function liveMinute(stop: Stop | undefined): number | undefined {
+	if (!stop) return undefined;
+	if (stop.minute !== undefined) return stop.minute;
+	if (!stop.field.startsWith('stopLive:')) return undefined;
+	return Number(stop.field.slice(stop.field.lastIndexOf(':') + 1));
 }

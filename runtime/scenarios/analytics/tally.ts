@@ -107,7 +107,7 @@ class Tally {
 		for (let i = 0; i < counts.length; i++) {
 			if (sameVersion(counts[i].scenario, scenario)) return counts[i];
 		}
-		const found = { scenario, day: {}, live: {} };
+		const found: VersionCounts = { scenario, day: new Map(), live: new Map() };
 		counts.push(found);
 		return found;
 	}
@@ -118,16 +118,16 @@ class Tally {
 		let hash = counts.day;
 		if (day !== undefined && day !== this.today) {
 			counts.past ??= new Map();
-			hash = counts.past.get(day) ?? {};
+			hash = counts.past.get(day) ?? new Map();
 			counts.past.set(day, hash);
 		}
-		hash[name] = (hash[name] ?? 0) + n;
+		hash.set(name, (hash.get(name) ?? 0) + n);
 	}
 
 	/** The conversations in a state now. */
 	live(scenario: ScenarioRef, state: string, n: number): void {
 		const live = this.of(scenario).live;
-		live[state] = (live[state] ?? 0) + n;
+		live.set(state, (live.get(state) ?? 0) + n);
 	}
 }
 
@@ -151,6 +151,14 @@ export function stepTally(
 	const tally = new Tally(today(now));
 	// Read once: a later write of the same record (its outbox drained) is not the step again.
 	const facts = take(factsOf, after);
+	if (!facts && before && outcomesOnly(before, after)) {
+		// Most writes only record an effect's outcome (a reply sent): the conversation stands still.
+		after.reached = before.reached;
+		after.enteredAt = before.enteredAt;
+		after.stop = before.stop;
+		for (const entry of after.outbox) countOutcome(tally, after.scenario, entry);
+		return tally.counts;
+	}
 	const from = before?.scenario;
 	const prev = before?.snapshot.value;
 	const next = after.snapshot.value;
@@ -184,6 +192,21 @@ export function stepTally(
 	countSplits(tally, before, after);
 	for (const entry of after.outbox) countOutcome(tally, after.scenario, entry);
 	return tally.counts;
+}
+
+/**
+ * A write that moves nothing: no step noted, the same snapshot object (state, context, hand-off,
+ * variants), the same version and end, and the conversation's stop already counted. Then only
+ * the outbox's outcomes are news; the rest of stepTally would count nothing and keep the marks.
+ */
+function outcomesOnly(before: TalliedRecord, after: TalliedRecord): boolean {
+	return (
+		before.snapshot === after.snapshot &&
+		before.ended === after.ended &&
+		sameVersion(before.scenario, after.scenario) &&
+		before.stop !== undefined &&
+		!pathOf.has(after)
+	);
 }
 
 interface Run {

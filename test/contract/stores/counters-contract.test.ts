@@ -11,8 +11,8 @@ function counting(incr: Record<string, number>, expiresAt = 10 * DAY): WriteOpti
 		counters: {
 			namespace: 'n',
 			hashes: [
-				{ key: 'flow@1|2026-11-24', incr, expiresAt },
-				{ key: 'flow@1|now', incr: { all: 1 }, expiresAt },
+				{ key: 'flow@1|2026-11-24', incr: new Map(Object.entries(incr)), expiresAt },
+				{ key: 'flow@1|now', incr: new Map([['all', 1]]), expiresAt },
 			],
 		},
 	};

@@ -158,7 +158,7 @@ describe('PostgreSQL store read by the CLI and the studio (a postgres:// URL)', 
 		const store = new PostgresStore({ ...pg, schema: 'read_me' });
 		const counters = {
 			namespace: 'n',
-			hashes: [{ key: 'k|day', incr: { a: 2 }, expiresAt: 2 * Date.now() }],
+			hashes: [{ key: 'k|day', incr: new Map([['a', 2]]), expiresAt: 2 * Date.now() }],
 		};
 		await store.write('c', 'k', 'v', 0, { counters });
 		await store.close();

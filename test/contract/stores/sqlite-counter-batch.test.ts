@@ -11,7 +11,10 @@ const dir = mkdtempSync(path.join(tmpdir(), 'mb-counter-batch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const counting = (incr: Record<string, number>): WriteOptions => ({
-	counters: { namespace: 'n', hashes: [{ key: 'flow@1|day', incr, expiresAt: 9e15 }] },
+	counters: {
+		namespace: 'n',
+		hashes: [{ key: 'flow@1|day', incr: new Map(Object.entries(incr)), expiresAt: 9e15 }],
+	},
 });
 
 // The SQLite store sums a batch's counts and writes them as the batch commits: they must stand or

@@ -41,7 +41,16 @@ async function main(): Promise<void> {
 			// Each applied step counts itself in the same write: a lost compare-and-set counts nothing.
 			const counters = {
 				namespace: 'counted',
-				hashes: [{ key: 'day', incr: { steps: 1, [`by:${me}`]: 1 }, expiresAt: Date.now() + DAY }],
+				hashes: [
+					{
+						key: 'day',
+						incr: new Map([
+							['steps', 1],
+							[`by:${me}`, 1],
+						]),
+						expiresAt: Date.now() + DAY,
+					},
+				],
 			};
 			const written = await store.write('counter', 'n', value, current?.version ?? 0, { counters });
 			if (written !== null) break;
