@@ -1,55 +1,82 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
 import { Redis } from 'ioredis';
 
-import type { MessageReceived } from '../runtime/scenarios';
+import { ScenarioEngine, type MessageReceived } from '../runtime/scenarios';
 import { COUNTERS_NAMESPACE } from '../runtime/scenarios/analytics/counter-keys';
 import type { StateStore } from '../runtime/stores';
-import { table } from './lib';
-import { abbaRounds, overheadRow, type RunResult } from './overhead-verdict';
+import { HistoryApi } from './history-api';
+import { handleConcurrently, table } from './lib';
+import { clients, order } from './order-traffic';
+import { interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
+
+const CONCURRENCY = 50;
 
 /**
- * The analytics counters' cost: each store with the counters on and off in the same run, many
- * short rounds in ABBA order (overhead-verdict.ts), each run a fresh store whose conversations are
- * first started outside its time. The verdict is by this process's CPU time per message: with
- * Redis and PostgreSQL the wall time holds the servers' work, another process's on a shared
- * machine, and any other load on it; the counters' cost in this process is what the CPU shows.
- * Then what a scenario-day's counters take.
+ * The analytics counters' cost: each store with the counters on and off in the same run, both
+ * sides open at once (a fresh store each, every client's conversation first started outside the
+ * time) and fed in turns by chunks (overhead-verdict.ts). The verdict is by this process's CPU
+ * time per message: with Redis and PostgreSQL the wall time holds the servers' work, another
+ * process's on a shared machine, and any other load on it; the counters' cost in this process is
+ * what the CPU shows. Then what a scenario-day's counters take.
  */
-const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 16);
-/** The messages a run times, after every client's first three (untimed). */
-export const COUNTER_MESSAGES = Number(process.env.BENCH_COUNTER_MESSAGES ?? 4_000);
-
-/** One run: the store from `open`, `events` through it, the counters on or off. */
-export type Throughput = (
-	open: () => StateStore,
-	events: MessageReceived[],
-	analytics: boolean,
-) => Promise<RunResult>;
+const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 6);
+const CHUNKS = Number(process.env.BENCH_COUNTER_CHUNKS ?? 32);
+/** The messages a side times, after every client's first three (untimed). */
+export const COUNTER_MESSAGES = Number(process.env.BENCH_COUNTER_MESSAGES ?? 8_000);
 
 export interface CounterStore {
 	name: string;
-	/** A fresh store per run (`i` tells them apart). */
+	/** A fresh store per side and round (`i` tells them apart). */
 	open(i: number): StateStore;
+}
+
+/** A side: `store`, its engine counting or not, `untimed` events handled at once, then chunks. */
+async function side(
+	store: StateStore,
+	events: MessageReceived[],
+	untimed: number,
+	analytics: boolean,
+): Promise<ChunkedSide> {
+	const engine = new ScenarioEngine({
+		scenarios: [order],
+		store,
+		api: new HistoryApi(clients),
+		clock: { now: () => Date.now() },
+		...(analytics ? {} : { analytics: false }),
+	});
+	const handle = async (list: MessageReceived[]) =>
+		await handleConcurrently(async (e) => await engine.handle(e), list, CONCURRENCY, []);
+	await handle(events.slice(0, untimed));
+	const size = Math.ceil((events.length - untimed) / CHUNKS);
+	return {
+		async run(k) {
+			const chunk = events.slice(untimed + k * size, untimed + (k + 1) * size);
+			await handle(chunk);
+			return chunk.length;
+		},
+		close: async () => await store.close(),
+	};
 }
 
 export async function countersOverhead(
 	stores: readonly CounterStore[],
 	events: MessageReceived[],
-	rate: Throughput,
+	untimed: number,
 	out: (line?: string) => void,
 ): Promise<void> {
 	const rows: Array<Record<string, string>> = [];
 	let n = 0;
 	const labels = { off: 'off', on: 'on', short: 'on' };
 	for (const store of stores) {
-		const [off, on] = await abbaRounds(
+		const [off, on] = await interleaved(
 			ROUNDS,
-			async (side) => await rate(() => store.open(++n), events, side === 1),
+			CHUNKS,
+			async (i) => await side(store.open(++n), events, untimed, i === 1),
 		);
 		rows.push({ store: store.name, ...overheadRow(labels, off, on, 0.1) });
 	}
 	out(
-		`Analytics counters on vs off (${COUNTER_MESSAGES.toLocaleString('en')} messages a run after ${events.length - COUNTER_MESSAGES} untimed, 50 in flight, ${ROUNDS} rounds in ABBA order, a fresh store each run). Verdict: the median over rounds of the round's CPU ratio (this process's CPU time per message, off over on; the servers' time is another process's), said within 10 % only when its 95 % interval is; by wall: on's messages/s over off's:`,
+		`Analytics counters on vs off (${COUNTER_MESSAGES.toLocaleString('en')} messages a side after ${untimed} untimed, ${CONCURRENCY} in flight, ${ROUNDS} rounds of both sides fed in turns by chunks of ${Math.ceil(COUNTER_MESSAGES / CHUNKS)} messages, ABBA by pair, fresh stores each round). Verdict: the median over pairs of the pair's CPU ratio (this process's CPU time per message, off over on; the servers' time is another process's), said within 10 % only when its 95 % interval is; by wall: on's messages/s over off's:`,
 	);
 	out(table(rows));
 	out();

@@ -1,12 +1,13 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark tooling, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
  * How the overhead benches (pinning, split, the analytics counters) measure one side against the
- * other in the same run: many short rounds in ABBA order, a full garbage collection before each
- * run outside its time, and a verdict from the median of the rounds' CPU ratios with its 95 %
- * interval, said only when the interval shows it.
+ * other in the same run: both sides open at once and fed in turns, chunk by chunk, and a verdict
+ * from the median of the pairs' CPU ratios with its 95 % interval, said only when the interval
+ * shows it. Whole runs in turns (a run of each side, then the next round) were tried first: the
+ * machine's speed drifts over seconds, and two runs of the same side differed by 10 %.
  */
 export interface RunResult {
 	perSecond: number;
@@ -14,27 +15,55 @@ export interface RunResult {
 	cpuUs: number;
 }
 
-// A full collection before each run, outside its time: the garbage one side left is not collected
-// in the other's time (the flag, set at run time, is what `node --expose-gc` sets at start).
+// A full collection before each round, outside its time, and a young one closing each chunk inside
+// it (the flag, set at run time, is what `node --expose-gc` sets at start).
 setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
+const collectGarbage = runInNewContext('gc') as (options?: { type: 'minor' }) => void;
+
+/** One side of a comparison, open (its store, its engine) and fed a chunk of messages at a time. */
+export interface ChunkedSide {
+	/** Handles chunk `k`; answers how many messages it handled. */
+	run(k: number): Promise<number>;
+	close(): Promise<void>;
+}
 
 /**
- * `rounds` rounds of both sides in ABBA order (off, on, on, off, …): a slow drift of the machine
- * or of the process warming up favours neither. `run(side, round)` makes one run of a side.
+ * `rounds` rounds, each opening both sides afresh and feeding them in turns, a chunk of messages
+ * to one and the same chunk's turn to the other, in ABBA order by pair: a drift of the machine
+ * (another tenant, the CPU's clock) lasting longer than a chunk (tens of ms) falls on both sides
+ * of a pair alike. Each chunk's time is its own CPU time, closed by a young-generation collection
+ * inside it, so the garbage a chunk made is collected in its time and not in the other side's
+ * next one. Each pair is one ratio of the verdict (overheadRow).
  */
-export async function abbaRounds<R extends RunResult>(
+export async function interleaved(
 	rounds: number,
-	run: (side: 0 | 1, round: number) => Promise<R>,
-): Promise<[R[], R[]]> {
-	const results: [R[], R[]] = [[], []];
+	chunks: number,
+	open: (side: 0 | 1, round: number) => Promise<ChunkedSide>,
+): Promise<[RunResult[], RunResult[]]> {
+	const results: [RunResult[], RunResult[]] = [[], []];
 	for (let round = 0; round < rounds; round++) {
-		for (const side of round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+		const sides = [await open(0, round), await open(1, round)] as const;
+		try {
 			collectGarbage();
-			results[side].push(await run(side, round));
+			for (let k = 0; k < chunks; k++) {
+				for (const side of (round + k) % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const))
+					results[side].push(await timedChunk(async () => await sides[side].run(k)));
+			}
+		} finally {
+			for (const side of sides) await side.close();
 		}
 	}
 	return results;
+}
+
+async function timedChunk(run: () => Promise<number>): Promise<RunResult> {
+	const cpu = process.cpuUsage();
+	const started = performance.now();
+	const handled = await run();
+	collectGarbage({ type: 'minor' });
+	const used = process.cpuUsage(cpu);
+	const seconds = (performance.now() - started) / 1000;
+	return { perSecond: handled / seconds, cpuUs: (used.user + used.system) / handled };
 }
 
 const median = (values: number[]) => {
@@ -57,16 +86,17 @@ function medianInterval(values: number[]): [number, number] {
 	return k === 0 ? [sorted[0], sorted[n - 1]] : [sorted[k - 1], sorted[n - k]];
 }
 
+const sum = (runs: RunResult[]) => runs.reduce((total, r) => total + r.cpuUs, 0);
 const best = (runs: RunResult[]) => Math.max(...runs.map((r) => r.perSecond));
 const interval = ([low, high]: [number, number]) => `${low.toFixed(3)} to ${high.toFixed(3)}`;
 
 /**
- * The table's row. The verdict is the median over rounds of each round's CPU ratio (off's CPU
- * time per message over on's), this process's CPU: other processes' load, which stretches wall
- * time, moves it little, and a load lasting a round or two moves the median of the rounds little
- * too. Within `limit` (0.05: 5 %) is said only when the median's 95 % interval is at or above
- * 1 - limit, NO only when it is below: a run that cannot tell says so. `short` names the `on`
- * side in the ratios. The wall ratio (on's messages/s over off's) is printed beside it.
+ * The table's row. The verdict is the median over pairs of each pair's CPU ratio (off's CPU time
+ * per message over on's), this process's CPU: other processes' load, which stretches wall time,
+ * moves it little, and a load lasting a pair or two moves the median little too. Within `limit`
+ * (0.05: 5 %) is said only when the median's 95 % interval is at or above 1 - limit, NO only when
+ * it is below: a run that cannot tell says so. `short` names the `on` side in the ratios. Beside
+ * it: the ratio of all pairs' CPU together, and the wall ratio (on's messages/s over off's).
  */
 export function overheadRow(
 	labels: { off: string; on: string; short: string },
@@ -83,12 +113,13 @@ export function overheadRow(
 	const pct = Math.round(limit * 100);
 	return {
 		[`CPU µs/message, ${labels.off} / ${labels.on}`]: `${cpu(off)} / ${cpu(on)}`,
-		[`verdict: ${labels.short} / not, by CPU, median of ${rounds.length} rounds`]:
+		[`verdict: ${labels.short} / not, by CPU, median of ${rounds.length} pairs`]:
 			median(byCpu).toFixed(3),
 		'its 95 % interval': interval([low, high]),
 		[`within ${pct} %`]:
 			low >= line ? 'yes' : high < line ? 'NO' : `not shown (${line.toFixed(2)} inside)`,
-		'by wall, median of rounds': median(byWall).toFixed(3),
+		'CPU of all pairs, off / on': (sum(off) / sum(on)).toFixed(3),
+		'by wall, median of pairs': median(byWall).toFixed(3),
 		'wall 95 % interval': interval(medianInterval(byWall)),
 		[`best messages/s, ${labels.off} / ${labels.on}`]: `${Math.round(best(off)).toLocaleString('en')} / ${Math.round(best(on)).toLocaleString('en')}`,
 	};

@@ -1,18 +1,17 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark tooling, never loaded by n8n */
 import { copyFileSync } from 'node:fs';
-import path from 'node:path';
 
 import { ScenarioEngine, type CompiledScenario, type MessageReceived } from '../runtime/scenarios';
 import { HealingSession } from '../runtime/scenarios/engine/healing/session';
 import { SqliteStore } from '../runtime/stores/sqlite';
 import { HistoryApi } from './history-api';
-import { abbaRounds, type RunResult } from './overhead-verdict';
+import type { ChunkedSide } from './overhead-verdict';
 import { CLIENTS, clients, messages } from './order-traffic';
 
 /**
  * What the overhead benches share (pinning-overhead.ts, split-overhead.ts): conversations started
- * on a seed file, then one side against the other in the same run, each run on a copy of it
- * (overhead-verdict.ts: the rounds and the verdict).
+ * on a seed file, then one side against the other in the same run, each side on a copy of it
+ * (overhead-verdict.ts: the chunks in turns and the verdict).
  */
 export const CONCURRENCY = 50;
 /** The messages that start every client's conversation (the first three of each). */
@@ -45,45 +44,37 @@ export async function seedFile(file: string, scenario: CompiledScenario): Promis
 	await store.close();
 }
 
-/** The `count` messages after the start, handled by an engine whose live scenario is `live`. */
-export async function handleOn(file: string, live: CompiledScenario, count: number) {
+/**
+ * A side on a fresh copy of `seed` (at `file`), its engine's live scenario `live`: the `count`
+ * messages after the start, in `chunks` chunks, `CONCURRENCY` in flight.
+ */
+export function sideOn(
+	seed: string,
+	file: string,
+	live: CompiledScenario,
+	count: number,
+	chunks: number,
+): ChunkedSide {
+	copyFileSync(seed, file);
 	const store = new SqliteStore(file);
-	const result = await handleAll(engineOn(store, live), messages(START + count, 'm').slice(START));
-	await store.close();
-	return result;
+	const engine = engineOn(store, live);
+	const events = messages(START + count, 'm').slice(START);
+	const size = Math.ceil(count / chunks);
+	return {
+		async run(k) {
+			const chunk = events.slice(k * size, (k + 1) * size);
+			await handleAll(engine, chunk);
+			return chunk.length;
+		},
+		close: async () => await store.close(),
+	};
 }
 
-async function handleAll(engine: ScenarioEngine, events: MessageReceived[]): Promise<RunResult> {
+async function handleAll(engine: ScenarioEngine, events: MessageReceived[]): Promise<void> {
 	let next = 0;
-	const cpu = process.cpuUsage();
-	const started = performance.now();
 	await Promise.all(
 		Array.from({ length: CONCURRENCY }, async () => {
 			while (next < events.length) await engine.handle(events[next++]);
 		}),
 	);
-	const perSecond = events.length / ((performance.now() - started) / 1000);
-	const used = process.cpuUsage(cpu);
-	return { perSecond, cpuUs: (used.user + used.system) / events.length };
-}
-
-/**
- * `rounds` rounds of both sides in ABBA order (overhead-verdict.ts), each run on a fresh copy of
- * its side's seed file.
- */
-export async function alternate<R extends RunResult>(
-	dir: string,
-	rounds: number,
-	sides: readonly [Side<R>, Side<R>],
-): Promise<[R[], R[]]> {
-	return await abbaRounds(rounds, async (i, round) => {
-		const file = path.join(dir, `r${round}-${i}.sqlite`);
-		copyFileSync(sides[i].seed, file);
-		return await sides[i].run(file);
-	});
-}
-
-export interface Side<R> {
-	seed: string;
-	run(file: string): Promise<R>;
 }

@@ -3,29 +3,35 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { compileScenario, type CompiledScenario } from '../runtime/scenarios';
+import { compileScenario } from '../runtime/scenarios';
 import { definitionReads } from '../runtime/scenarios/engine/versions/pinned';
 import { CLIENTS, order } from './order-traffic';
-import { alternate, CONCURRENCY, handleOn, seedFile } from './overhead';
-import { overheadRow } from './overhead-verdict';
+import { CONCURRENCY, seedFile, sideOn } from './overhead';
+import { interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
 import { table } from './lib';
 
 /**
  * What finishing a conversation on its version costs: the same conversations, started on v1,
  * stepped by an engine whose live version is v2 (Finish on Their Version: every message on v1's
  * definition, read from the store once) against an engine whose live version is v1 (no pinning),
- * in the same run, ROUNDS short rounds in ABBA order, each run on a copy of the same SQLite file
- * (overhead-verdict.ts: the verdict and why).
+ * in the same run, ROUNDS rounds of both sides fed in turns by chunks, each side on a copy of the
+ * same SQLite file (overhead-verdict.ts: the verdict and why).
  */
-const ROUNDS = Number(process.env.BENCH_PIN_ROUNDS ?? 64);
-const MESSAGES = Number(process.env.BENCH_PIN_MESSAGES ?? 3_000);
+const ROUNDS = Number(process.env.BENCH_PIN_ROUNDS ?? 8);
+const MESSAGES = Number(process.env.BENCH_PIN_MESSAGES ?? 8_000);
+const CHUNKS = Number(process.env.BENCH_PIN_CHUNKS ?? 32);
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
-/** One run, with the v1 definitions it read from the store. */
-async function run(file: string, live: CompiledScenario) {
-	const reads = definitionReads.count;
-	const result = await handleOn(file, live, MESSAGES);
-	return { ...result, reads: definitionReads.count - reads };
+/** A side whose v1 definition reads (from the store) are pushed to `reads` when it closes. */
+function counted(side: ChunkedSide, reads: number[]): ChunkedSide {
+	const before = definitionReads.count;
+	return {
+		run: async (k) => await side.run(k),
+		async close() {
+			await side.close();
+			reads.push(definitionReads.count - before);
+		},
+	};
 }
 
 const readsPerRun = (reads: number[]) =>
@@ -38,19 +44,23 @@ async function main(): Promise<void> {
 		const seed = path.join(dir, 'seed.sqlite');
 		await seedFile(seed, order);
 		const v2 = compileScenario({ ...order.document, version: order.version + 1 });
-		const [off, on] = await alternate(dir, ROUNDS, [
-			{ seed, run: async (file) => await run(file, order) },
-			{ seed, run: async (file) => await run(file, v2) },
-		]);
+		// The live-v1 side reads no definition: the reads while the pinned side is open are its own.
+		const reads: number[] = [];
+		const [off, on] = await interleaved(ROUNDS, CHUNKS, async (side, round) => {
+			const file = path.join(dir, `r${round}-${side}.sqlite`);
+			return side === 0
+				? sideOn(seed, file, order, MESSAGES, CHUNKS)
+				: counted(sideOn(seed, file, v2, MESSAGES, CHUNKS), reads);
+		});
 		out(
-			`Finish on Their Version: ${MESSAGES.toLocaleString('en')} messages of ${CLIENTS.toLocaleString('en')} conversations started on v1, SQLite, ${CONCURRENCY} in flight, ${ROUNDS} rounds in ABBA order, each run a new store connection (a new process as far as the cache goes). Verdict: the median over rounds of the round's CPU ratio (this process's CPU time per message, not pinned over pinned; the bench is CPU-bound, so it is the throughput ratio, and other processes' load moves it little), said within 5 % only when its 95 % interval is:`,
+			`Finish on Their Version: ${MESSAGES.toLocaleString('en')} messages of ${CLIENTS.toLocaleString('en')} conversations started on v1, SQLite, ${CONCURRENCY} in flight, ${ROUNDS} rounds of both sides fed in turns by chunks of ${Math.ceil(MESSAGES / CHUNKS)} messages (ABBA by pair), each round new store connections (a new process as far as the cache goes). Verdict: the median over pairs of the pair's CPU ratio (this process's CPU time per message, not pinned over pinned; the bench is CPU-bound, so it is the throughput ratio, and other processes' load moves it little), said within 5 % only when its 95 % interval is:`,
 		);
 		const labels = { off: 'live v1 (not pinned)', on: 'live v2, pinned to v1', short: 'pinned' };
 		out(
 			table([
 				{
 					...overheadRow(labels, off, on),
-					'v1 definition reads per run': readsPerRun(on.map((r) => r.reads)),
+					'v1 definition reads per round': readsPerRun(reads),
 				},
 			]),
 		);

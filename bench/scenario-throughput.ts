@@ -170,10 +170,7 @@ async function counters(
 	await countersOverhead(
 		stores.filter((s) => benched(s.kind)),
 		messages(start + COUNTER_MESSAGES, 'k'),
-		async (open, list, analytics) => {
-			const run = await withStore(open, list, CONCURRENCY, analytics, start);
-			return { perSecond: (list.length - start) / (run.ms / 1000), cpuUs: run.cpuUs };
-		},
+		start,
 		out,
 	);
 	await dropKeys(`${redisPrefix}-*`);

@@ -61,31 +61,37 @@ export interface StepFacts {
 	notes?: readonly StepNote[];
 }
 
-// Facts travel with the record the stepper built, never stored: only the write that saves it reads them.
-const factsOf = new WeakMap<TalliedRecord, StepFacts>();
+// Facts and the path a step took (machine/compile.ts's visits) travel on the record the stepper
+// built, under symbols: JSON leaves them out, so they are never stored, and only the write that
+// saves the record reads them (and clears them). A WeakMap did the same for a microsecond a step.
+const FACTS = Symbol('step facts');
+const PATH = Symbol('step path');
 
-// The path a step took (machine/compile.ts's visits), carried like the facts.
-const pathOf = new WeakMap<TalliedRecord, readonly PathLeg[]>();
+/** A record as the stepper hands it to the write that saves it. */
+interface Noted {
+	[FACTS]?: StepFacts;
+	[PATH]?: readonly PathLeg[];
+}
 
 export function notePath<R extends TalliedRecord>(
 	record: R,
 	path: readonly PathLeg[] | undefined,
 ): R {
-	if (path) pathOf.set(record, path);
+	if (path) (record as Noted)[PATH] = path;
 	return record;
 }
 
 export function stepPath(record: TalliedRecord): readonly PathLeg[] | undefined {
-	return pathOf.get(record);
+	return (record as Noted)[PATH];
 }
 
 export function noteStep<R extends TalliedRecord>(record: R, facts: StepFacts): R {
-	factsOf.set(record, facts);
+	(record as Noted)[FACTS] = facts;
 	return record;
 }
 
 export function stepFacts(record: TalliedRecord): StepFacts | undefined {
-	return factsOf.get(record);
+	return (record as Noted)[FACTS];
 }
 
 const NOTE_COUNTERS: Record<StepNote, string | undefined> = {
@@ -131,10 +137,14 @@ class Tally {
 	}
 }
 
-function take<V>(map: WeakMap<TalliedRecord, V>, record: TalliedRecord): V | undefined {
-	const found = map.get(record);
-	if (found !== undefined) map.delete(record);
-	return found;
+/** What the stepper noted on `record`, taken off it: a later write of the same object is not the step again. */
+function take(record: TalliedRecord): Noted {
+	const noted = record as Noted;
+	const taken = { [FACTS]: noted[FACTS], [PATH]: noted[PATH] };
+	// Set to undefined, not deleted: a deleted property turns the object into a slower dictionary.
+	if (taken[FACTS] !== undefined) noted[FACTS] = undefined;
+	if (taken[PATH] !== undefined) noted[PATH] = undefined;
+	return taken;
 }
 
 /**
@@ -150,8 +160,9 @@ export function stepTally(
 ): VersionCounts[] {
 	const tally = new Tally(today(now));
 	// Read once: a later write of the same record (its outbox drained) is not the step again.
-	const facts = take(factsOf, after);
-	if (!facts && before && outcomesOnly(before, after)) {
+	const noted = take(after);
+	const facts = noted[FACTS];
+	if (!facts && !noted[PATH] && before && outcomesOnly(before, after)) {
 		// Most writes only record an effect's outcome (a reply sent): the conversation stands still.
 		after.reached = before.reached;
 		after.enteredAt = before.enteredAt;
@@ -164,7 +175,7 @@ export function stepTally(
 	const next = after.snapshot.value;
 	const started = !before || (facts?.started ?? false);
 	const changed = !!from && !sameVersion(from, after.scenario);
-	let path = take(pathOf, after) ?? [];
+	let path = noted[PATH] ?? [];
 	// No path known (or none in a new version): the conversation counts as arriving where it is.
 	if (!path.some((leg) => leg.states.length > 0) && (started || changed || prev !== next))
 		path = [{ scenario: after.scenario, states: [next] }];
@@ -204,8 +215,7 @@ function outcomesOnly(before: TalliedRecord, after: TalliedRecord): boolean {
 		before.snapshot === after.snapshot &&
 		before.ended === after.ended &&
 		sameVersion(before.scenario, after.scenario) &&
-		before.stop !== undefined &&
-		!pathOf.has(after)
+		before.stop !== undefined
 	);
 }
 
