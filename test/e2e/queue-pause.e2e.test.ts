@@ -111,6 +111,7 @@ describe.each(SHARED_STORES)(
 			);
 			const twice = clientIds.filter((_, i) => sent[i].length > 1);
 			if (twice.length) await explainTwice(twice, pausedAt, pausedSeconds);
+			if (sent.some((s) => s.length === 0)) await explainUnsent(pausedAt, paused.process.pid);
 			// The pause caught a worker holding executions, and replies still waiting for the budget.
 			expect(took[pausedIndex]).toBeGreaterThan(0);
 			expect(sentAtPause).toBeLessThan(CLIENTS);
@@ -139,6 +140,35 @@ describe.each(SHARED_STORES)(
 				process.stdout.write(
 					`sent twice to ${client} (paused for ${pausedSeconds} s): ${copies.join(', ')}; requests: ${requests.join(', ')}\n`,
 				);
+			}
+		}
+
+		/**
+		 * For replies never sent: each unfinished entry as the store keeps it (its lease's owner and
+		 * times in ms from the pause), and the workers' last lines about the scenario.
+		 */
+		async function explainUnsent(pausedAt: number, pausedPid: number | undefined) {
+			const ms = (t: unknown) => (typeof t === 'number' ? t - pausedAt : t);
+			for (const { key, value } of await n8n.records(`scenario:${BURST_SCOPE}`)) {
+				const record = JSON.parse(value) as {
+					outbox: Array<{ status: string; lease?: Record<string, unknown> } & object>;
+				};
+				for (const entry of record.outbox.filter((e) => e.status !== 'done')) {
+					const lease = entry.lease && {
+						...entry.lease,
+						until: ms(entry.lease.until),
+						since: ms(entry.lease.since),
+					};
+					process.stdout.write(
+						`unsent in ${key}: ${JSON.stringify({ ...entry, ...(lease ? { lease } : {}) })}\n`,
+					);
+				}
+			}
+			for (const [i, worker] of n8n.workers.entries()) {
+				const lines = worker.log().split('\n');
+				const tail = lines.filter((l) => /error|fail|lease|scenario/i.test(l)).slice(-15);
+				const who = worker.process.pid === pausedPid ? 'paused' : 'other';
+				process.stdout.write(`worker ${i} (${who}), last lines:\n${tail.join('\n')}\n`);
 			}
 		}
 
