@@ -8,6 +8,7 @@ import {
 	type ScenarioRef,
 	type VersionCounts,
 } from './counter-keys';
+import { takeNotes, type PathLeg, type StepFacts } from './step-notes';
 import { countStop, type Stop } from './stops';
 
 /**
@@ -43,55 +44,6 @@ export interface TalliedRecord {
 	reached?: Readonly<Record<string, string>>;
 	/** Where it stopped, as counted (stops.ts). */
 	stop?: Stop;
-}
-
-/** The states one step entered in one scenario version, in order. */
-export interface PathLeg {
-	scenario: ScenarioRef;
-	states: readonly string[];
-}
-
-/** What the stepper knows of a step that the records before and after do not show. */
-export interface StepFacts {
-	event: 'message' | 'timer' | 'release' | 'result' | 'late';
-	/** A conversation (re)started: new, ended before, or its state gone from its scenario. */
-	started?: boolean;
-	/** A message older than one already applied, applied all the same (the "apply" late policy). */
-	late?: boolean;
-	notes?: readonly StepNote[];
-}
-
-// Facts and the path a step took (machine/compile.ts's visits) travel on the record the stepper
-// built, under symbols: JSON leaves them out, so they are never stored, and only the write that
-// saves the record reads them (and clears them). A WeakMap did the same for a microsecond a step.
-const FACTS = Symbol('step facts');
-const PATH = Symbol('step path');
-
-/** A record as the stepper hands it to the write that saves it. */
-interface Noted {
-	[FACTS]?: StepFacts;
-	[PATH]?: readonly PathLeg[];
-}
-
-export function notePath<R extends TalliedRecord>(
-	record: R,
-	path: readonly PathLeg[] | undefined,
-): R {
-	if (path) (record as Noted)[PATH] = path;
-	return record;
-}
-
-export function stepPath(record: TalliedRecord): readonly PathLeg[] | undefined {
-	return (record as Noted)[PATH];
-}
-
-export function noteStep<R extends TalliedRecord>(record: R, facts: StepFacts): R {
-	(record as Noted)[FACTS] = facts;
-	return record;
-}
-
-export function stepFacts(record: TalliedRecord): StepFacts | undefined {
-	return (record as Noted)[FACTS];
 }
 
 const NOTE_COUNTERS: Record<StepNote, string | undefined> = {
@@ -137,16 +89,6 @@ class Tally {
 	}
 }
 
-/** What the stepper noted on `record`, taken off it: a later write of the same object is not the step again. */
-function take(record: TalliedRecord): Noted {
-	const noted = record as Noted;
-	const taken = { [FACTS]: noted[FACTS], [PATH]: noted[PATH] };
-	// Set to undefined, not deleted: a deleted property turns the object into a slower dictionary.
-	if (taken[FACTS] !== undefined) noted[FACTS] = undefined;
-	if (taken[PATH] !== undefined) noted[PATH] = undefined;
-	return taken;
-}
-
 /**
  * The counts of writing `after` over `before`: every state the step entered (a visit; "reached"
  * the first time in the conversation), every edge it took, where the conversation stopped. Marks
@@ -160,9 +102,9 @@ export function stepTally(
 ): VersionCounts[] {
 	const tally = new Tally(today(now));
 	// Read once: a later write of the same record (its outbox drained) is not the step again.
-	const noted = take(after);
-	const facts = noted[FACTS];
-	if (!facts && !noted[PATH] && before && outcomesOnly(before, after)) {
+	const noted = takeNotes(after);
+	const facts = noted.facts;
+	if (!facts && !noted.path && before && outcomesOnly(before, after)) {
 		// Most writes only record an effect's outcome (a reply sent): the conversation stands still.
 		after.reached = before.reached;
 		after.enteredAt = before.enteredAt;
@@ -175,7 +117,7 @@ export function stepTally(
 	const next = after.snapshot.value;
 	const started = !before || (facts?.started ?? false);
 	const changed = !!from && !sameVersion(from, after.scenario);
-	let path = noted[PATH] ?? [];
+	let path = noted.path ?? [];
 	// No path known (or none in a new version): the conversation counts as arriving where it is.
 	if (!path.some((leg) => leg.states.length > 0) && (started || changed || prev !== next))
 		path = [{ scenario: after.scenario, states: [next] }];

@@ -11,7 +11,7 @@ import type { ConversationStore, Loaded, Versioned } from '../durability/record-
 import type { OutboxRunner } from '../durability/outbox';
 import type { ScenarioApi } from '../durability/perform-effect';
 import { AGAIN, BOUNDS, retry } from '../durability/retry';
-import { noteStep, stepFacts } from '../analytics/tally';
+import { noteStep, stepFacts } from '../analytics/step-notes';
 import { decodeInbound, nextInOrder, type Inbound } from './inbox';
 import type { HealContext } from './healing/need';
 import { holdMs, type ArrivalHistory, type ReorderSettings } from './reorder-wait';

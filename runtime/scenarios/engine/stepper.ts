@@ -9,8 +9,7 @@ import {
 	type ConversationRecord,
 	type OutboxEntry,
 } from '../durability/record';
-import { notePath, noteStep, stepPath } from '../analytics/tally';
-import type { PathLeg } from '../analytics/tally';
+import { notePath, noteStep, stepPath, type PathLeg } from '../analytics/step-notes';
 import type { ScenarioRef } from '../analytics/counter-keys';
 import type { MessageReceived } from './inbox';
 import type { ClientProfile, MessageFields } from '../format/templates';
