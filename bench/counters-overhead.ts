@@ -7,7 +7,7 @@ import type { StateStore } from '../runtime/stores';
 import { HistoryApi } from './history-api';
 import { handleConcurrently, table } from './lib';
 import { clients, order } from './order-traffic';
-import { interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
+import { chunkedSide, interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
 
 const CONCURRENCY = 50;
 
@@ -47,15 +47,7 @@ async function side(
 	const handle = async (list: MessageReceived[]) =>
 		await handleConcurrently(async (e) => await engine.handle(e), list, CONCURRENCY, []);
 	await handle(events.slice(0, untimed));
-	const size = Math.ceil((events.length - untimed) / CHUNKS);
-	return {
-		async run(k) {
-			const chunk = events.slice(untimed + k * size, untimed + (k + 1) * size);
-			await handle(chunk);
-			return chunk.length;
-		},
-		close: async () => await store.close(),
-	};
+	return chunkedSide(events.slice(untimed), CHUNKS, handle, async () => await store.close());
 }
 
 export async function countersOverhead(

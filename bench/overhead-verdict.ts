@@ -2,6 +2,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
+import type { MessageReceived } from '../runtime/scenarios';
+
 /**
  * How the overhead benches (pinning, split, the analytics counters) measure one side against the
  * other in the same run: both sides open at once and fed in turns, chunk by chunk, and a verdict
@@ -25,6 +27,24 @@ export interface ChunkedSide {
 	/** Handles chunk `k`; answers how many messages it handled. */
 	run(k: number): Promise<number>;
 	close(): Promise<void>;
+}
+
+/** A side that feeds `events` to `handle` in `chunks` equal chunks, `close` at its end. */
+export function chunkedSide(
+	events: readonly MessageReceived[],
+	chunks: number,
+	handle: (chunk: MessageReceived[]) => Promise<unknown>,
+	close: () => Promise<void>,
+): ChunkedSide {
+	const size = Math.ceil(events.length / chunks);
+	return {
+		async run(k) {
+			const chunk = events.slice(k * size, (k + 1) * size);
+			await handle(chunk);
+			return chunk.length;
+		},
+		close,
+	};
 }
 
 /**

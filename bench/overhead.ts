@@ -1,11 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark tooling, never loaded by n8n */
 import { copyFileSync } from 'node:fs';
 
-import { ScenarioEngine, type CompiledScenario, type MessageReceived } from '../runtime/scenarios';
+import { ScenarioEngine, type CompiledScenario } from '../runtime/scenarios';
 import { HealingSession } from '../runtime/scenarios/engine/healing/session';
 import { SqliteStore } from '../runtime/stores/sqlite';
 import { HistoryApi } from './history-api';
-import type { ChunkedSide } from './overhead-verdict';
+import { handleConcurrently } from './lib';
+import { chunkedSide, type ChunkedSide } from './overhead-verdict';
 import { CLIENTS, clients, messages } from './order-traffic';
 
 /**
@@ -58,23 +59,11 @@ export function sideOn(
 	copyFileSync(seed, file);
 	const store = new SqliteStore(file);
 	const engine = engineOn(store, live);
-	const events = messages(START + count, 'm').slice(START);
-	const size = Math.ceil(count / chunks);
-	return {
-		async run(k) {
-			const chunk = events.slice(k * size, (k + 1) * size);
-			await handleAll(engine, chunk);
-			return chunk.length;
-		},
-		close: async () => await store.close(),
-	};
-}
-
-async function handleAll(engine: ScenarioEngine, events: MessageReceived[]): Promise<void> {
-	let next = 0;
-	await Promise.all(
-		Array.from({ length: CONCURRENCY }, async () => {
-			while (next < events.length) await engine.handle(events[next++]);
-		}),
+	return chunkedSide(
+		messages(START + count, 'm').slice(START),
+		chunks,
+		async (chunk) =>
+			await handleConcurrently(async (e) => await engine.handle(e), chunk, CONCURRENCY, []),
+		async () => await store.close(),
 	);
 }

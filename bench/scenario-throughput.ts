@@ -78,13 +78,10 @@ function bareXstate(events: MessageReceived[]): Run {
 	return { ms: performance.now() - started, latencies, replies, cpuUs: 0 };
 }
 
-/** `untimed`: the first events, handled before the clock starts (conversations started). */
 async function throughEngine(
 	store: StateStore,
 	events: MessageReceived[],
 	concurrency: number,
-	analytics = true,
-	untimed = 0,
 ): Promise<Run> {
 	// With a history to heal from, as the node's API client has: what healing costs without a crash.
 	const api = new HistoryApi(clients);
@@ -93,24 +90,17 @@ async function throughEngine(
 		store,
 		api,
 		clock: { now: () => Date.now() },
-		...(analytics ? {} : { analytics: false }),
 	});
 	const latencies: number[] = [];
-	const all = async (list: MessageReceived[]) =>
-		await handleConcurrently(async (e) => await engine.handle(e), list, concurrency, latencies);
-	if (untimed > 0) {
-		await all(events.slice(0, untimed));
-		latencies.length = 0;
-	}
 	const commitsBefore = store instanceof SqliteStore ? store.commits : undefined;
 	const cpu = process.cpuUsage();
 	const started = performance.now();
-	await all(untimed > 0 ? events.slice(untimed) : events);
+	await handleConcurrently(async (e) => await engine.handle(e), events, concurrency, latencies);
 	const ms = performance.now() - started;
 	const used = process.cpuUsage(cpu);
 	const commits =
 		commitsBefore === undefined ? undefined : (store as SqliteStore).commits - commitsBefore;
-	const cpuUs = (used.user + used.system) / (events.length - untimed);
+	const cpuUs = (used.user + used.system) / events.length;
 	return { ms, latencies, replies: api.calls.length, commits, historyReads: api.reads, cpuUs };
 }
 
@@ -119,12 +109,10 @@ async function withStore(
 	open: () => StateStore,
 	events: MessageReceived[],
 	concurrency: number,
-	analytics = true,
-	untimed = 0,
 ): Promise<Run> {
 	const store = open();
 	try {
-		return await throughEngine(store, events, concurrency, analytics, untimed);
+		return await throughEngine(store, events, concurrency);
 	} finally {
 		await store.close();
 	}
