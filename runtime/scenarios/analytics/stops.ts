@@ -1,4 +1,5 @@
 import { field, sameVersion, type ScenarioRef } from './counter-keys';
+import { reachedDay, type Reached, type ReachedBefore } from './reached';
 
 /**
  * Where a conversation stopped, kept exact by counters: each conversation holds one "stop"
@@ -7,11 +8,36 @@ import { field, sameVersion, type ScenarioRef } from './counter-keys';
  * bot has it in S, its last message in minute m). The reading tells a live stop "dropped" or
  * "still in progress" by its minute against the quiet time; those that went on hold none in S.
  */
-export interface Stop {
+export type Stop = string;
+
+/**
+ * The form of records written before: an object (a live stop's minute, in `field` now, was also
+ * kept apart by records of an earlier release). Read as well, and written as `Stop` at the next
+ * step that moves it.
+ */
+export interface StopBefore {
 	day: string;
 	field: string;
-	/** A live stop's minute: in `field` now; kept apart by records of an earlier release. */
 	minute?: number;
+}
+
+/** A stop as the record keeps it: its day (YYYY-MM-DD), a space, its field. */
+function stopOf(day: string, name: string): Stop {
+	return `${day} ${name}`;
+}
+
+function stopDay(stop: Stop | StopBefore): string {
+	return typeof stop === 'string' ? stop.slice(0, 10) : stop.day;
+}
+
+function stopField(stop: Stop | StopBefore): string {
+	return typeof stop === 'string' ? stop.slice(11) : stop.field;
+}
+
+/** The same stop as `day` and `name`, without building its text. */
+function isStop(stop: Stop | StopBefore, day: string, name: string): boolean {
+	if (typeof stop !== 'string') return stop.day === day && stop.field === name;
+	return stop.length === 11 + name.length && stop.startsWith(day) && stop.endsWith(name);
 }
 
 const MINUTE_MS = 60_000;
@@ -21,8 +47,8 @@ interface StoppedRecord {
 	scenario: ScenarioRef;
 	snapshot: { value: string; context: { handedOff: boolean } };
 	ended: boolean;
-	reached?: Readonly<Record<string, string>>;
-	stop?: Stop;
+	reached?: Reached | ReachedBefore;
+	stop?: Stop | StopBefore;
 }
 
 /** Where a stop is counted (tally.ts's Tally). */
@@ -38,7 +64,7 @@ export function countStop(
 ): void {
 	const old = before?.stop;
 	const state = after.snapshot.value;
-	const day = after.reached?.[state];
+	const day = reachedDay(after.reached, state);
 	// The stop's field and minute first: a stop that did not move keeps its object (no new one a write).
 	let name: string | undefined;
 	let minute: number | undefined;
@@ -58,27 +84,29 @@ export function countStop(
 	if (
 		old &&
 		name !== undefined &&
+		day !== undefined &&
 		from &&
 		sameVersion(from, after.scenario) &&
-		old.day === day &&
-		old.field === name
+		isStop(old, day, name)
 	) {
 		after.stop = old;
 		return;
 	}
 	// A conversation that ended keeps its stop when it starts again: that run completed.
-	if (old && from && !(before?.ended && step.started)) tally.add(from, old.field, -1, old.day);
+	if (old && from && !(before?.ended && step.started))
+		tally.add(from, stopField(old), -1, stopDay(old));
 	if (name === undefined || day === undefined) after.stop = undefined;
 	else {
-		after.stop = { day, field: name };
+		after.stop = stopOf(day, name);
 		tally.add(after.scenario, name, 1, day);
 	}
 }
 
 /** A live stop's minute, from its field (`stopLive:S:m`); undefined for an end or a hand-off. */
-function liveMinute(stop: Stop | undefined): number | undefined {
+function liveMinute(stop: Stop | StopBefore | undefined): number | undefined {
 	if (!stop) return undefined;
-	if (stop.minute !== undefined) return stop.minute;
-	if (!stop.field.startsWith('stopLive:')) return undefined;
-	return Number(stop.field.slice(stop.field.lastIndexOf(':') + 1));
+	if (typeof stop !== 'string' && stop.minute !== undefined) return stop.minute;
+	const name = stopField(stop);
+	if (!name.startsWith('stopLive:')) return undefined;
+	return Number(name.slice(name.lastIndexOf(':') + 1));
 }

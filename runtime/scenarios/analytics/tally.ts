@@ -8,8 +8,9 @@ import {
 	type ScenarioRef,
 	type VersionCounts,
 } from './counter-keys';
+import { reachedDay, reachedNow, withReached, type Reached, type ReachedBefore } from './reached';
 import { takeNotes, type PathLeg, type StepFacts } from './step-notes';
-import { countStop, type Stop } from './stops';
+import { countStop, type Stop, type StopBefore } from './stops';
 
 /**
  * What one step counts, from the record before and after it and what the stepper noted about it:
@@ -39,11 +40,12 @@ export interface TalliedRecord {
 	enteredAt?: number;
 	/**
 	 * The states it reached since it (re)started in its scenario version, each with the UTC day
-	 * it first did: a conversation is counted once per state ("reached"), every entry is a visit.
+	 * it first did (reached.ts): a conversation is counted once per state ("reached"), every entry
+	 * is a visit.
 	 */
-	reached?: Readonly<Record<string, string>>;
+	reached?: Reached | ReachedBefore;
 	/** Where it stopped, as counted (stops.ts). */
-	stop?: Stop;
+	stop?: Stop | StopBefore;
 }
 
 const NOTE_COUNTERS: Record<StepNote, string | undefined> = {
@@ -133,9 +135,9 @@ export function stepTally(
 	const keyword = facts?.notes?.includes('keyword') ?? false;
 	const run = walk(tally, path, started ? undefined : leaving, keyword, {
 		scenario: started ? undefined : from,
-		reached: before?.reached ?? {},
+		reached: reachedNow(before?.reached),
 	});
-	after.reached = sameVersion(run.scenario, after.scenario) ? run.reached : {};
+	after.reached = sameVersion(run.scenario, after.scenario) ? run.reached : '';
 	if (moved) after.enteredAt = now;
 	else if (before?.enteredAt !== undefined) after.enteredAt = before.enteredAt;
 	// The conversations in each state now: live ones, counted where they are.
@@ -163,7 +165,7 @@ function outcomesOnly(before: TalliedRecord, after: TalliedRecord): boolean {
 
 interface Run {
 	scenario: ScenarioRef | undefined;
-	reached: Readonly<Record<string, string>>;
+	reached: Reached;
 }
 
 /** Counts a step's path: a visit per state entered, "reached" once per run, the edges between. */
@@ -183,7 +185,7 @@ function walk(
 		// Another scenario version (a jump, a new version): a new run there.
 		if (!sameVersion(scenario, leg.scenario)) {
 			scenario = leg.scenario;
-			reached = {};
+			reached = '';
 		}
 		for (const state of leg.states) {
 			if (atScenario && sameVersion(atScenario, leg.scenario)) {
@@ -191,8 +193,8 @@ function walk(
 				tally.add(leg.scenario, edge(atState, state));
 			} else if (atScenario) tally.add(atScenario, field.of('left', atState));
 			tally.add(leg.scenario, field.of('entered', state));
-			if (reached[state] === undefined) {
-				reached = { ...reached, [state]: tally.today };
+			if (reachedDay(reached, state) === undefined) {
+				reached = withReached(reached, state, tally.today);
 				tally.add(leg.scenario, field.of('reached', state));
 			}
 			atScenario = leg.scenario;

@@ -1,4 +1,5 @@
-import type { Stop } from '../analytics/stops';
+import type { Reached, ReachedBefore } from '../analytics/reached';
+import type { Stop, StopBefore } from '../analytics/stops';
 import type { PersistedSnapshot } from '../machine/compile';
 import type { CallResult, Effect } from '../machine/setup';
 
@@ -53,10 +54,10 @@ export interface ConversationRecord {
 	lastSentAt?: number;
 	/** When it entered its current state (the analytics' time to the next state). */
 	enteredAt?: number;
-	/** The states reached in this run, with the day first reached (analytics/tally.ts). */
-	reached?: Readonly<Record<string, string>>;
+	/** The states reached in this run, with the day first reached (analytics/reached.ts). */
+	reached?: Reached | ReachedBefore;
 	/** Where the analytics count it stopped (analytics/stops.ts). */
-	stop?: Stop;
+	stop?: Stop | StopBefore;
 	/** The client's latest-written message applied (its time when it had one): where healing reads on from. */
 	lastInbound?: { id: string; at?: number };
 	/** What the last healing from the client's history did, when it did or left anything. */

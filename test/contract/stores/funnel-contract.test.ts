@@ -112,4 +112,33 @@ describe.each(backends)('funnel counters: $name', (backend) => {
 		expect(await days('2026-01-06', '2026-01-06')).toEqual([0, 0, 0, 0]);
 		expect(await days(DAY, '2026-01-06')).toEqual([1, 1, 1, 0]);
 	});
+
+	it('counts on from a record written in the earlier form (reached and stop as objects)', async () => {
+		const chat = chatOn();
+		await chat.say('hi');
+		await chat.say('order');
+		// The record as an earlier release wrote it: reached state → day, the stop an object.
+		const [namespace, key] = ['scenario:default', 'bot_shop:cl_ada'];
+		const stored = (await chat.store.read(namespace, key))!;
+		const record = JSON.parse(stored.value) as Record<string, unknown>;
+		expect(typeof record.reached).toBe('string');
+		const minute = Math.floor(chat.time / MINUTE);
+		record.reached = { welcome: DAY, route: DAY, check: DAY, ask: DAY };
+		record.stop = { day: DAY, field: `stopLive:ask:${minute}`, minute };
+		const version = await chat.store.write(namespace, key, JSON.stringify(record), stored.version);
+		expect(version).not.toBeNull();
+		// Back to the start and round again: the same counts as the loop written in this form.
+		for (const text of ['back', 'order']) await chat.say(text);
+		const states = await read(chat);
+		for (const name of ['welcome', 'route', 'check', 'ask'])
+			expect(states[name]).toMatchObject({ reached: 1, visits: 2 });
+		expect(states.ask).toMatchObject({ inProgress: 1, dropped: 0 });
+		expect(states.welcome).toMatchObject({ inProgress: 0, dropped: 0 });
+		const after = JSON.parse((await chat.store.read(namespace, key))!.value) as Record<
+			string,
+			unknown
+		>;
+		expect(after.reached).toBe(`@${DAY}|welcome|route|check|ask|`);
+		expect(after.stop).toBe(`${DAY} stopLive:ask:${Math.floor(chat.time / MINUTE)}`);
+	});
 });
