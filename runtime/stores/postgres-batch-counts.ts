@@ -1,4 +1,4 @@
-import { incrementsJson } from './counter-json';
+import { incrementsJson, quote } from './counter-json';
 import type { CounterIncrements } from './types';
 
 /**
@@ -76,7 +76,7 @@ export function countsJson(hashes: readonly CounterIncrements[]): string {
 	let json = '[';
 	for (let i = 0; i < hashes.length; i++) {
 		const h = hashes[i];
-		json += `${i > 0 ? ',' : ''}{"k":${JSON.stringify(h.key)},"i":${incrementsJson(h.incr)},"e":${h.expiresAt}}`;
+		json += `${i > 0 ? ',' : ''}{"k":${quote(h.key)},"i":${incrementsJson(h.incr)},"e":${h.expiresAt}}`;
 	}
 	return `${json}]`;
 }

@@ -1,4 +1,4 @@
-import { incrementsJson } from './counter-json';
+import { incrementsJson, quote } from './counter-json';
 import type { CounterIncrements, WriteOptions } from './types';
 
 /** A key of the store: kind, namespace and id (redis.ts `key`). */
@@ -52,5 +52,5 @@ export function writeCall(
 
 /** The script's counts (ARGV[7]): per hash, [deadline, increments, key]. */
 function countsArg(hashes: readonly CounterIncrements[]): string {
-	return `[${hashes.map((h) => `[${h.expiresAt},${incrementsJson(h.incr)},${JSON.stringify(h.key)}]`).join(',')}]`;
+	return `[${hashes.map((h) => `[${h.expiresAt},${incrementsJson(h.incr)},${quote(h.key)}]`).join(',')}]`;
 }

@@ -96,11 +96,9 @@ describe('queue mode: the state Redis killed and restarted from an older snapsho
 		rmSync(dir, { recursive: true, force: true });
 	});
 
-	// Held back from CI (run it with MB_REDIS_LOSS=1): in full CI runs on a loaded machine some
-	// acknowledged messages of the outage were never answered (nothing twice, nothing started over);
-	// it passes on its own and under load. docs/state-store-faults.md, "Not held yet".
-	const held = process.env.MB_REDIS_LOSS === '1' ? it : it.skip;
-	held('sends no reply twice, starts no conversation over, and says the loss', async () => {
+	// Held back from CI from stop 42 to stop 46: docs/state-store-faults.md, "A Redis loss on a
+	// loaded machine".
+	it('sends no reply twice, starts no conversation over, and says the loss', async () => {
 		const started = Date.now();
 		let killedAt = Infinity;
 		// A worker that first uses the store after the crash (held still until Redis is back).
