@@ -1,14 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { Redis } from 'ioredis';
-import { initialTransition, transition } from 'xstate';
 
-import { ScenarioEngine, type MessageReceived, type PersistedSnapshot } from '../runtime/scenarios';
-import { MemoryStore, type StateStore } from '../runtime/stores';
+import { MemoryStore } from '../runtime/stores';
 import type { PostgresCredential } from '../runtime/stores/postgres-options';
 import { PostgresStore } from '../runtime/stores/postgres';
 import { RedisStore } from '../runtime/stores/redis';
@@ -20,9 +16,10 @@ import {
 	counterSize,
 	type CounterStore,
 } from './counters-overhead';
-import { HistoryApi } from './history-api';
-import { CLIENTS, clients, messages, order } from './order-traffic';
-import { handleConcurrently, percentile, table } from './lib';
+import { bareXstate, throughEngine, withStore, type Run } from './engine-run';
+import { CLIENTS, messages } from './order-traffic';
+import { percentile, table } from './lib';
+import { storedSize } from './stored-size';
 
 /**
  * Messages per second through ScenarioEngine.handle (load, dedupe, step, save with the outbox,
@@ -41,82 +38,6 @@ const PG_FLUSH = process.env.BENCH_PG_FLUSH !== '0';
 // with BENCH_ONLY=counters, only these stores' counters.
 const STORES = process.env.BENCH_STORES?.split(',');
 const benched = (store: string) => !STORES || STORES.includes(store);
-
-type Run = {
-	ms: number;
-	latencies: number[];
-	replies: number;
-	commits?: number;
-	/** Reads of a client's history for healing: none without a restart. */
-	historyReads?: number;
-	/** This process's CPU time per timed message. */
-	cpuUs: number;
-};
-
-/** The floor: what xstate alone costs per message with the snapshot stored as JSON. */
-function bareXstate(events: MessageReceived[]): Run {
-	const stored = new Map<string, string>();
-	const latencies: number[] = [];
-	let replies = 0;
-	const started = performance.now();
-	for (const e of events) {
-		const t = performance.now();
-		const json = stored.get(e.client_id);
-		const message = { text: e.text, message_id: e.message_id };
-		const [snapshot, actions] = json
-			? transition(
-					order.machine,
-					order.machine.resolveState(JSON.parse(json) as PersistedSnapshot),
-					// The client's record read for the step, as the engine hands it (orders included).
-					{ type: 'MESSAGE', message, client: clients[Number(e.client_id.slice(3))] },
-				)
-			: initialTransition(order.machine, { client: { id: e.client_id, tags: [] }, message });
-		replies += actions.filter((a) => a.type === 'reply').length;
-		stored.set(e.client_id, JSON.stringify(order.persist(snapshot)));
-		latencies.push(performance.now() - t);
-	}
-	return { ms: performance.now() - started, latencies, replies, cpuUs: 0 };
-}
-
-async function throughEngine(
-	store: StateStore,
-	events: MessageReceived[],
-	concurrency: number,
-): Promise<Run> {
-	// With a history to heal from, as the node's API client has: what healing costs without a crash.
-	const api = new HistoryApi(clients);
-	const engine = new ScenarioEngine({
-		scenarios: [order],
-		store,
-		api,
-		clock: { now: () => Date.now() },
-	});
-	const latencies: number[] = [];
-	const commitsBefore = store instanceof SqliteStore ? store.commits : undefined;
-	const cpu = process.cpuUsage();
-	const started = performance.now();
-	await handleConcurrently(async (e) => await engine.handle(e), events, concurrency, latencies);
-	const ms = performance.now() - started;
-	const used = process.cpuUsage(cpu);
-	const commits =
-		commitsBefore === undefined ? undefined : (store as SqliteStore).commits - commitsBefore;
-	const cpuUs = (used.user + used.system) / events.length;
-	return { ms, latencies, replies: api.calls.length, commits, historyReads: api.reads, cpuUs };
-}
-
-/** Runs with a fresh store from `open`, closed after. */
-async function withStore(
-	open: () => StateStore,
-	events: MessageReceived[],
-	concurrency: number,
-): Promise<Run> {
-	const store = open();
-	try {
-		return await throughEngine(store, events, concurrency);
-	} finally {
-		await store.close();
-	}
-}
 
 async function dropKeys(pattern: string): Promise<void> {
 	const redis = new Redis(REDIS_URL);
@@ -162,11 +83,6 @@ async function counters(
 		out,
 	);
 	await dropKeys(`${redisPrefix}-*`);
-}
-
-function gc(): () => void {
-	v8.setFlagsFromString('--expose-gc');
-	return vm.runInNewContext('gc') as () => void;
 }
 
 async function main(): Promise<void> {
@@ -265,46 +181,7 @@ async function main(): Promise<void> {
 		out();
 		if (STORES) return;
 
-		// Storage: CONVERSATIONS conversations, each started by one message.
-		const starts = Array.from({ length: CONVERSATIONS }, (_, n) => ({
-			message_id: `s-${n}`,
-			client_id: `cl_${n}`,
-			bot_id: 'bot_shop',
-			text: 'hi',
-		}));
-		const collect = gc();
-		collect();
-		const heapBefore = process.memoryUsage().heapUsed;
-		const memory = new MemoryStore();
-		await throughEngine(memory, starts, CONCURRENCY);
-		collect();
-		const heapDelta = process.memoryUsage().heapUsed - heapBefore;
-		const sample = await memory.read('scenario:default', 'bot_shop:cl_1');
-		const file = path.join(dir, 'conversations.sqlite');
-		const store = new SqliteStore(file);
-		const started = performance.now();
-		await throughEngine(store, starts, CONCURRENCY);
-		const sqliteMs = performance.now() - started;
-		await store.close(); // folds the write-ahead log into the file
-		const bytes = statSync(file).size;
-		const per = (total: number) => `${Math.round(total / CONVERSATIONS).toLocaleString('en')} B`;
-		out(
-			table([
-				{
-					[`${CONVERSATIONS.toLocaleString('en')} conversations`]: 'MemoryStore heap (after GC)',
-					total: `${(heapDelta / 1_048_576).toFixed(1)} MiB`,
-					'per conversation': per(heapDelta),
-				},
-				{
-					[`${CONVERSATIONS.toLocaleString('en')} conversations`]: 'SqliteStore file',
-					total: `${(bytes / 1_048_576).toFixed(1)} MiB`,
-					'per conversation': per(bytes),
-				},
-			]),
-		);
-		out(
-			`Stored record: ${sample?.value.length ?? 0} bytes of JSON per conversation (plus the message-id claim); SqliteStore started them at ${Math.round(CONVERSATIONS / (sqliteMs / 1000)).toLocaleString('en')} conversations/s.`,
-		);
+		await storedSize(CONVERSATIONS, dir, out);
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 		await dropTestDatabase(pg);
