@@ -1,18 +1,13 @@
+import { getOrCreate } from '../per-process';
 import type { CounterIncrements } from './types';
 
-// A field's or a hash key's JSON string, made once and kept (bounded, all forgotten when full):
-// the same few hundred names are quoted at every write, and JSON.stringify of one costs ten map
-// lookups.
-let quoted = new Map<string, string>();
+// A field's or a hash key's JSON string, made once and kept (at most 10,000): the same few hundred
+// names are quoted at every write, and JSON.stringify of one costs ten map lookups.
+const quoted = new Map<string, string>();
 
 /** `name` as a JSON string. */
 export function quote(name: string): string {
-	let found = quoted.get(name);
-	if (found === undefined) {
-		if (quoted.size >= 10_000) quoted = new Map();
-		quoted.set(name, (found = JSON.stringify(name)));
-	}
-	return found;
+	return getOrCreate(quoted, name, () => JSON.stringify(name), 10_000);
 }
 
 /** A hash's increments as JSON object text (`{"field":n,…}`), for a server that reads JSON. */

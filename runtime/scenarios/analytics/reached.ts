@@ -1,9 +1,11 @@
+import { getOrCreate } from '../../per-process';
+
 /**
  * The states a conversation reached in its run, each with the UTC day it first did, as kept on
  * its record: one string, the states grouped by day in the order reached,
  * `@2026-11-28|welcome|ask_email|@2026-11-29|lookup|` (names URI-encoded, so `@` and `|` are free).
- * The record is parsed and written again at every write of a step; an object keyed by state cost
- * those a quarter of their time (JSON of one more object per record), a string next to nothing,
+ * The record is parsed and written again at every write of a step, and an object keyed by state
+ * made that JSON the largest cost the counters added; a string costs far less to parse and write,
  * and a state is looked up in it without taking it apart.
  *
  * Records written before this form hold an object (state → day): read as well, and written in
@@ -13,17 +15,11 @@ export type Reached = string;
 /** The form of records written before (state → day). */
 export type ReachedBefore = Readonly<Record<string, string>>;
 
-const enc = encodeURIComponent;
-// A state's name as it sits between bars: made once per state (bounded, all forgotten when full).
-let tokens = new Map<string, string>();
+// A state's name as it sits between bars: made once per state (at most 10,000 kept).
+const tokens = new Map<string, string>();
 
 function token(state: string): string {
-	let found = tokens.get(state);
-	if (found === undefined) {
-		if (tokens.size >= 10_000) tokens = new Map();
-		tokens.set(state, (found = `|${enc(state)}|`));
-	}
-	return found;
+	return getOrCreate(tokens, state, () => `|${encodeURIComponent(state)}|`, 10_000);
 }
 
 /** The day `state` was first reached, if it was. */
