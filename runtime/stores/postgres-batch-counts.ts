@@ -2,23 +2,19 @@ import { incrementsJson, quote } from './counter-json';
 import type { CounterIncrements } from './types';
 
 /**
- * Counting in the group commit (postgres-batch.ts): the counts of a batch's kept writes are added
- * up per hash and field and upserted once at the batch's end, in the same statement and so the
- * same transaction as the writes (both committed, or neither). Concurrent steps mostly count the
- * same few fields of one day's hash: each was an upsert per step, and the same counter row updated
- * again and again in one transaction (a longer chain of row versions at each); now it is one.
+ * Counting in the group commit (postgres-batch.ts): the counts of a batch's writes are summed per
+ * hash and field in this process and upserted once at the batch's end, in the same statement and
+ * so the same transaction as the writes (both committed, or neither).
  *
- * A batched write carries its counts beside its parameters (`c`), not as mb_write's last one:
- * mb_batch_each (the former mb_batch, renamed) then writes it without counting, and mb_batch
- * counts the writes whose answer is a version. A batch built the older way (counts as the last
- * parameter, from a process not yet upgraded) is still counted, write by write, inside it.
+ * Summed here, the batch sends each counter once instead of once per write that counts it (a
+ * step's ten-odd fields, mostly the same few of one day's hash): fewer bytes to build and send,
+ * fewer for the server to parse. A sum is right only when every write that counts is kept: when
+ * one loses its compare-and-set, mb_batch_summed raises SUMMED_LOST and the whole batch rolls back;
+ * the batcher then runs each write alone, each with its own counts (mb_write's last parameter).
  *
- * Migration 4 (BATCH_COUNTED_FUNCTION): the counts travel apart from the writes, as mb_batch_counted's
- * second argument, so the server reads them without taking each write (its record, a kilobyte or
- * more) out of the batch's JSON again, twice; mb_batch stays for a process not yet upgraded.
- *
- * No JIT: the planner takes each set-returning function for a hundred rows, so it guesses a
- * million for the three nested here, and would compile the statement (tens of ms) at every batch.
+ * The earlier forms stay for processes not yet upgraded: mb_batch (counts inside each write),
+ * mb_batch_counted (each write's counts apart). No JIT: the planner takes each set-returning
+ * function for a hundred rows and would compile the statement (tens of ms) at every batch.
  */
 export const SUMMED_BATCH_FUNCTION = (s: string) => `
 ALTER FUNCTION ${s}.mb_batch(jsonb) RENAME TO mb_batch_each;
@@ -41,11 +37,6 @@ BEGIN
 	RETURN answers;
 END $$;`;
 
-/**
- * mb_batch with the counts apart: `p_counts` holds, per write that counts, its place in `p_ops`
- * (`n`), when it wrote (`t`), the counters' namespace (`s`) and its hashes (`h`, as mb_write's
- * p_counts); those of the writes whose answer is a version are summed and upserted as mb_batch does.
- */
 export const BATCH_COUNTED_FUNCTION = (s: string) => `
 CREATE FUNCTION ${s}.mb_batch_counted(p_ops jsonb, p_counts jsonb) RETURNS jsonb LANGUAGE plpgsql
 SET search_path FROM CURRENT SET jit = off AS $$
@@ -66,42 +57,101 @@ BEGIN
 	RETURN answers;
 END $$;`;
 
+/** The SQLSTATE of a summed batch in which a write that counts lost: run each write alone. */
+export const SUMMED_LOST = 'MB412';
+
+/**
+ * mb_batch with the counts summed in this process: `p_counted` the places (from 0) in `p_ops` of
+ * the writes that count, `p_latest` the latest moment one counted at, `p_sum` the sums, one entry
+ * per hash ({"s": namespace, "k": key, "e": deadline, "i": {field: sum}}).
+ */
+export const SUMMED_COUNTS_FUNCTION = (s: string) => `
+CREATE FUNCTION ${s}.mb_batch_summed(p_ops jsonb, p_counted int[], p_latest bigint, p_sum jsonb)
+RETURNS jsonb LANGUAGE plpgsql SET search_path FROM CURRENT SET jit = off AS $$
+DECLARE answers jsonb := mb_batch_each(p_ops);
+BEGIN
+	IF p_sum IS NULL THEN RETURN answers; END IF;
+	IF EXISTS (SELECT FROM unnest(p_counted) AS n WHERE answers->>n IS NULL) THEN
+		RAISE EXCEPTION 'a counted write lost its compare-and-set' USING ERRCODE = '${SUMMED_LOST}';
+	END IF;
+	INSERT INTO counters AS c (ns, key, field, shard, value, expires)
+	SELECT h.s, h.k, f.key, pg_backend_pid() % 64, f.value::bigint, h.e
+	FROM jsonb_to_recordset(p_sum) AS h(s text, k text, i jsonb, e bigint), jsonb_each_text(h.i) AS f
+	ORDER BY 1, 2, 3
+	ON CONFLICT (ns, key, field, shard) DO UPDATE SET expires = excluded.expires,
+		value = CASE WHEN c.expires <= p_latest THEN excluded.value ELSE c.value + excluded.value END;
+	RETURN answers;
+END $$;`;
+
 /** mb_write's parameters: when it writes, the counters' namespace, the counts (postgres.ts's write). */
 const NOW = 4;
 const COUNTS_NS = 11;
 const COUNTS = 12;
 
-/** A write's counts as mb_write takes them (p_counts): built as text, with no object per hash. */
-export function countsJson(hashes: readonly CounterIncrements[]): string {
-	let json = '[';
-	for (let i = 0; i < hashes.length; i++) {
-		const h = hashes[i];
-		json += `${i > 0 ? ',' : ''}{"k":${quote(h.key)},"i":${incrementsJson(h.incr)},"e":${h.expiresAt}}`;
+/**
+ * A write's counts as its parameter: kept as they are for the batch to sum, and turned into the
+ * JSON mb_write takes (p_counts) only when the write goes alone (node-postgres calls toPostgres).
+ */
+export class WriteCounts {
+	constructor(readonly hashes: readonly CounterIncrements[]) {}
+
+	toPostgres(): string {
+		let json = '[';
+		for (let i = 0; i < this.hashes.length; i++) {
+			const h = this.hashes[i];
+			json += `${i > 0 ? ',' : ''}{"k":${quote(h.key)},"i":${incrementsJson(h.incr)},"e":${h.expiresAt}}`;
+		}
+		return `${json}]`;
 	}
-	return `${json}]`;
 }
 
-/**
- * A batch as mb_batch_counted takes it, as JSON text: the writes (each write's counts taken out of
- * its parameters) and the counts apart (null when none counts). The counts are JSON already: put
- * in as they are, not escaped into a string.
- */
-export function batchJson(ops: ReadonlyArray<{ name: string; values: unknown[] }>): {
-	ops: string;
-	counts: string | null;
-} {
+/** One hash's sum over a batch. */
+type Sum = { ns: string; key: string; expiresAt: number; incr: Map<string, number> };
+
+/** A batch as mb_batch_summed takes it (its arguments, in order). */
+export type SummedBatch = [
+	ops: string,
+	counted: number[],
+	latest: number | null,
+	sum: string | null,
+];
+
+/** The batch's writes as JSON text, each write's counts taken out of its parameters and summed. */
+export function batchJson(ops: ReadonlyArray<{ name: string; values: unknown[] }>): SummedBatch {
 	let json = '[';
-	let counts = '';
+	const counted: number[] = [];
+	let latest = 0;
+	const sums = new Map<string, Sum>();
 	for (let i = 0; i < ops.length; i++) {
 		const { name, values } = ops[i];
-		const hashes = name === 'write' ? values[COUNTS] : null;
+		const counts = name === 'write' ? values[COUNTS] : null;
 		json += i > 0 ? ',' : '';
-		if (typeof hashes !== 'string') {
+		if (!(counts instanceof WriteCounts)) {
 			json += JSON.stringify({ op: name, a: values });
 			continue;
 		}
 		json += `{"op":"write","a":${JSON.stringify(values.slice(0, COUNTS))}}`;
-		counts += `${counts ? ',' : ''}{"n":${i},"t":${Number(values[NOW])},"s":${JSON.stringify(values[COUNTS_NS])},"h":${hashes}}`;
+		counted.push(i);
+		latest = Math.max(latest, Number(values[NOW]));
+		addUp(sums, values[COUNTS_NS] as string, counts.hashes);
 	}
-	return { ops: `${json}]`, counts: counts ? `[${counts}]` : null };
+	return [`${json}]`, counted, counted.length > 0 ? latest : null, sumJson(sums)];
+}
+
+function addUp(sums: Map<string, Sum>, ns: string, hashes: readonly CounterIncrements[]): void {
+	for (const h of hashes) {
+		const id = `${ns}\u0000${h.key}`;
+		let sum = sums.get(id);
+		if (!sum) sums.set(id, (sum = { ns, key: h.key, expiresAt: h.expiresAt, incr: new Map() }));
+		else sum.expiresAt = Math.max(sum.expiresAt, h.expiresAt);
+		for (const [field, n] of h.incr) sum.incr.set(field, (sum.incr.get(field) ?? 0) + n);
+	}
+}
+
+function sumJson(sums: Map<string, Sum>): string | null {
+	if (sums.size === 0) return null;
+	let json = '';
+	for (const s of sums.values())
+		json += `${json ? ',' : '['}{"s":${quote(s.ns)},"k":${quote(s.key)},"e":${s.expiresAt},"i":${incrementsJson(s.incr)}}`;
+	return `${json}]`;
 }

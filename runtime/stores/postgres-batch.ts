@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- a batch is sent on the event loop's next turn, so that writes issued together share one commit */
 import type { QueryResultRow } from 'pg';
 
-import { batchJson } from './postgres-batch-counts';
+import { batchJson, type SummedBatch } from './postgres-batch-counts';
 import { BATCHED } from './postgres-schema';
 
 export type Result<R extends QueryResultRow = QueryResultRow> = { rows: R[]; rowCount: number };
@@ -34,8 +34,8 @@ export class WriteBatcher {
 	private scheduled = false;
 
 	constructor(
-		/** Several writes in one statement (mb_batch_counted's arguments): their answers, in order. */
-		private readonly together: (batch: ReturnType<typeof batchJson>) => Promise<unknown[]>,
+		/** Several writes in one statement (mb_batch_summed's arguments): their answers, in order. */
+		private readonly together: (batch: SummedBatch) => Promise<unknown[]>,
 		/** One write alone, with its retries (PostgresPool.run's own path). */
 		private readonly alone: (name: string, values: unknown[]) => Promise<Answer>,
 		/** The connection broke (undefined: the server answered). */
@@ -76,8 +76,9 @@ export class WriteBatcher {
 		try {
 			answers = await this.together(batchJson(batch));
 		} catch (error) {
-			// Rolled back whole (a deadlock with another process, say): each alone, so one write's
-			// failure is its own. A connection that broke: whether it committed is unknown.
+			// Rolled back whole (a deadlock with another process, or a counted write that lost its
+			// compare-and-set, so the batch's sum was wrong): each alone, so one write's failure and
+			// counts are its own. A connection that broke: whether it committed is unknown.
 			if (this.brokenBy((error as { cause?: unknown }).cause ?? error))
 				for (const p of batch) p.reject(error);
 			else

@@ -50,8 +50,8 @@ export class PostgresPool {
 	/** Connections the loss marker has checked. */
 	private readonly checked = new WeakSet<PoolClient>();
 	private readonly batcher = new WriteBatcher(
-		async ({ ops, counts }) =>
-			((await this.runAlone('batch', [ops, counts]))?.rows[0] as { answers: unknown[] }).answers,
+		async (batch) =>
+			((await this.runAlone('batch', batch))?.rows[0] as { answers: unknown[] }).answers,
 		(name, values) => this.runAlone(name as StatementName, values),
 		brokenBy,
 	);

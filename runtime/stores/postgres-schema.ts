@@ -1,5 +1,9 @@
 import { StateStoreError } from './errors';
-import { BATCH_COUNTED_FUNCTION, SUMMED_BATCH_FUNCTION } from './postgres-batch-counts';
+import {
+	BATCH_COUNTED_FUNCTION,
+	SUMMED_BATCH_FUNCTION,
+	SUMMED_COUNTS_FUNCTION,
+} from './postgres-batch-counts';
 
 /**
  * The PostgreSQL store's tables, functions and statements, in a schema of the user's choice. The
@@ -54,6 +58,8 @@ ${BATCH_FUNCTION(s)}`,
 	(s) => SUMMED_BATCH_FUNCTION(s),
 	// The batch's counts apart from its writes (postgres-batch-counts.ts).
 	(s) => BATCH_COUNTED_FUNCTION(s),
+	// The batch's counts summed in the process (postgres-batch-counts.ts).
+	(s) => SUMMED_COUNTS_FUNCTION(s),
 ];
 
 /**
@@ -231,7 +237,7 @@ export function statements(s: string) {
 		active: `SELECT key FROM ${s}.active WHERE ns = $1 AND at >= $2 AND expires > $3
 			ORDER BY at DESC, key LIMIT $4`,
 		ping: 'SELECT 1',
-		batch: `SELECT ${s}.mb_batch_counted($1::jsonb, $2::jsonb) AS answers`,
+		batch: `SELECT ${s}.mb_batch_summed($1::jsonb, $2::int[], $3::bigint, $4::jsonb) AS answers`,
 		markerRead: `SELECT (SELECT value FROM ${s}.marker WHERE name = 'id') AS id,
 			(SELECT value FROM ${s}.marker WHERE name = $1) AS mine,
 			(SELECT value FROM ${s}.marker WHERE name = 'loss') AS loss`,

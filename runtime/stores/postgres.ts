@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 
-import { countsJson } from './postgres-batch-counts';
+import { WriteCounts } from './postgres-batch-counts';
 import { storeFailure } from './postgres-errors';
 import {
 	postgresPoolConfig,
@@ -104,7 +104,7 @@ export class PostgresStore implements StateStore {
 			taken?.queue ?? null,
 			taken ? taken.seqs : null,
 			counted?.namespace ?? null,
-			counted ? countsJson(counted.hashes) : null,
+			counted ? new WriteCounts(counted.hashes) : null,
 		]);
 		this.writing.add(written);
 		try {

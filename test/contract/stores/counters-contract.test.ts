@@ -95,6 +95,20 @@ describe.each(backends)('counter contract: $name', (backend) => {
 		]);
 	});
 
+	it('starts a hash again after its deadline when the writes that count go together', async () => {
+		await t.store.write('c', 'k', 'a', 0, counting({ entered: 3 }, t.clock + DAY));
+		t.clock += DAY;
+		const together = [
+			t.store.write('c', 'k', 'b', 1, counting({ entered: 1 }, t.clock + DAY)),
+			t.store.write('c', 'j', 'x', 0, counting({ entered: 2, left: 1 }, t.clock + DAY)),
+		];
+		expect(await Promise.all(together)).toEqual([2, 1]);
+		expect(await t.store.counters('n', 'flow@1|')).toEqual([
+			{ key: 'flow@1|2026-11-24', fields: { entered: 3, left: 1 } },
+			{ key: 'flow@1|now', fields: { all: 2 } },
+		]);
+	});
+
 	it('counts in the write that dequeues and sets a due mark, all or nothing', async () => {
 		const seq = (await t.store.enqueue('i', 'q', ['m1'], 'hello', 60_000)) as number;
 		const options = {
