@@ -14,8 +14,12 @@ type Pending = {
 	reject: (error: unknown) => void;
 };
 
-/** Batches in flight at once: while one waits for its commit's flush, the next one fills. */
-const IN_FLIGHT = 2;
+/**
+ * Batches in flight at once: while some wait for their commits' flushes, the next ones fill. At 50
+ * messages in flight the store waited on its batches' round trips, neither this process nor the
+ * server's core busy: 4 ran faster than 2 in each of 5 pairs (2 to 20 %), 8 slower than 4.
+ */
+const IN_FLIGHT = 4;
 /** Statements per transaction at most. */
 const LIMIT = 64;
 
