@@ -77,14 +77,27 @@ export class GroupCommit {
 
 	/** Runs `work` in the open batch (opening one); resolves once the batch is committed. */
 	async write<T>(work: () => T | typeof UNDO, undoable = false): Promise<T | typeof UNDO> {
+		let batch: Batch | undefined;
 		try {
-			const batch = this.open();
+			batch = this.open();
 			const result = undoable ? this.undoable(work) : work();
 			await batch.committed;
 			return result;
 		} catch (error) {
+			// A write that failed part-way (a full disk at its second statement) is undone: in its
+			// savepoint, else with its whole batch; so too when SQLite rolled the batch back itself.
+			if (batch && batch === this.batch && (!undoable || !this.db.isTransaction))
+				this.abort(batch, error);
 			throw this.explain(error);
 		}
+	}
+
+	/** The open batch rolled back: every write in it fails, and the next write opens a new one. */
+	private abort(batch: Batch, error: unknown): void {
+		this.batch = null;
+		holding.delete(this);
+		this.rollback();
+		batch.settle(error as Error);
 	}
 
 	private undoable<T>(work: () => T | typeof UNDO): T | typeof UNDO {
@@ -95,9 +108,11 @@ export class GroupCommit {
 			kept = result !== UNDO;
 			return result;
 		} finally {
-			// Undone when it asked to be, or threw.
-			if (!kept) this.s.undo.run();
-			this.s.release.run();
+			// Undone when it asked to be, or threw; unless SQLite rolled the whole transaction back.
+			if (this.db.isTransaction) {
+				if (!kept) this.s.undo.run();
+				this.s.release.run();
+			}
 		}
 	}
 
