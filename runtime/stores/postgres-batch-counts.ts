@@ -96,13 +96,14 @@ export class WriteCounts {
 	constructor(readonly hashes: readonly CounterIncrements[]) {}
 
 	toPostgres(): string {
-		let json = '[';
-		for (let i = 0; i < this.hashes.length; i++) {
-			const h = this.hashes[i];
-			json += `${i > 0 ? ',' : ''}{"k":${quote(h.key)},"i":${incrementsJson(h.incr)},"e":${h.expiresAt}}`;
-		}
-		return `${json}]`;
+		return `[${this.hashes.map((h) => hashJson(h)).join(',')}]`;
 	}
+}
+
+/** A hash's increments as the server reads them (and, in a batch's sum, its namespace). */
+function hashJson(h: CounterIncrements, ns?: string): string {
+	const where = ns === undefined ? '' : `"s":${quote(ns)},`;
+	return `{${where}"k":${quote(h.key)},"i":${incrementsJson(h.incr)},"e":${h.expiresAt}}`;
 }
 
 /** One hash's sum over a batch. */
@@ -150,8 +151,5 @@ function addUp(sums: Map<string, Sum>, ns: string, hashes: readonly CounterIncre
 
 function sumJson(sums: Map<string, Sum>): string | null {
 	if (sums.size === 0) return null;
-	let json = '';
-	for (const s of sums.values())
-		json += `${json ? ',' : '['}{"s":${quote(s.ns)},"k":${quote(s.key)},"e":${s.expiresAt},"i":${incrementsJson(s.incr)}}`;
-	return `${json}]`;
+	return `[${[...sums.values()].map((s) => hashJson(s, s.ns)).join(',')}]`;
 }

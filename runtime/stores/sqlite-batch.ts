@@ -154,8 +154,7 @@ export class GroupCommit {
 			this.tail?.beforeCommit();
 			this.s.commit.run();
 		} catch (error) {
-			this.rollback();
-			batch.settle(error as Error);
+			this.abort(batch, error);
 			return;
 		}
 		this.commits++;
