@@ -4,6 +4,7 @@ import type { RunningN8n } from '../../scripts/lib/n8n-process';
 import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin, sentTexts } from '../helpers/emulator';
 import { BURST_SCOPE, burstWorkflow, sleep } from './burst';
+import { runsSince } from './executions-of';
 import { until } from './conversation';
 import {
 	onStore,
@@ -111,7 +112,9 @@ describe.each(SHARED_STORES)(
 			);
 			const twice = clientIds.filter((_, i) => sent[i].length > 1);
 			if (twice.length) await explainTwice(twice, pausedAt, pausedSeconds);
-			if (sent.some((s) => s.length === 0)) await explainUnsent(pausedAt, paused.process.pid);
+			// MB_PAUSE_EXPLAIN=1: the report even when every reply was sent, to compare with a failed run.
+			if (sent.some((s) => s.length === 0) || process.env.MB_PAUSE_EXPLAIN)
+				await explainUnsent(pausedAt, paused.process.pid);
 			// The pause caught a worker holding executions, and replies still waiting for the budget.
 			expect(took[pausedIndex]).toBeGreaterThan(0);
 			expect(sentAtPause).toBeLessThan(CLIENTS);
@@ -168,8 +171,12 @@ describe.each(SHARED_STORES)(
 				const lines = worker.log().split('\n');
 				const tail = lines.filter((l) => /error|fail|lease|scenario/i.test(l)).slice(-15);
 				const who = worker.process.pid === pausedPid ? 'paused' : 'other';
-				process.stdout.write(`worker ${i} (${who}), last lines:\n${tail.join('\n')}\n`);
+				const count = (re: RegExp) => lines.filter((l) => re.test(l)).length;
+				const runs = `${count(/Worker started execution/)} started, ${count(/Worker finished execution/)} finished`;
+				process.stdout.write(`worker ${i} (${who}), ${runs}, last lines:\n${tail.join('\n')}\n`);
 			}
+			// What the scheduled runs did meanwhile: each execution since the pause, Run Due Work's summary.
+			process.stdout.write(`executions since the pause:\n${runsSince(n8n.database, pausedAt)}\n`);
 		}
 
 		/** Every reply in the store finished, no execution running, and nothing sent for 10 s. */
