@@ -88,7 +88,8 @@ describe.each(SHARED_STORES)(
 				(t) => t[0] + t[1] >= CLIENTS - 2,
 				60_000,
 			);
-			await sleep(1500);
+			// MB_PAUSE_AFTER_MS=6000: later, so the paused worker holds leased replies, not unapplied messages.
+			await sleep(Number(process.env.MB_PAUSE_AFTER_MS ?? 1500));
 			const pausedIndex = took[0] >= took[1] ? 0 : 1;
 			const paused = n8n.workers[pausedIndex];
 			const sentAtPause = await sentCount();
