@@ -19,6 +19,12 @@ import { SqliteStore } from '../../runtime/stores/sqlite';
 import { main as cliMain } from '../../runtime/cli/scenario';
 
 export const START = Date.UTC(2026, 0, 5, 9, 0, 0);
+
+/** Waits (real time, up to 2.5 s) until `test` holds: another task reached a point. */
+export async function until(test: () => boolean): Promise<void> {
+	for (let i = 0; i < 500 && !test(); i++) await new Promise((r) => setTimeout(r, 5));
+	if (!test()) throw new Error('condition never held');
+}
 export const MINUTE = 60_000;
 
 /** A scenario document with the boilerplate filled in. */

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: real timers for the renewal's real waits, never loaded by n8n */
 import { compileScenario } from '../../runtime/scenarios';
 import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
-import { backends, Chat, echoTwice, MINUTE } from './harness';
+import { backends, Chat, echoTwice, MINUTE, until } from './harness';
 
 const echo = echoTwice;
 
@@ -39,11 +39,6 @@ const wait = async (ms: number, signal: AbortSignal) =>
 			resolve();
 		});
 	});
-
-const until = async (test: () => boolean) => {
-	for (let i = 0; i < 500 && !test(); i++) await new Promise((r) => setTimeout(r, 5));
-	if (!test()) throw new Error('condition never held');
-};
 
 describe.each(backends())('a reply waiting longer than its lease ($name store)', (backend) => {
 	it('keeps its lease while it waits: another process neither marks it unknown nor sends it', async () => {

@@ -155,8 +155,9 @@ export class OutboxRunner {
 			changed = true;
 			record = this.resumed(record, settled, now);
 		}
-		for (const id of this.expireLeases(record, now)) {
-			touched.add(id);
+		// Expired here, reported only once this drain's write holds them (another run's may win).
+		const expired = this.expireLeases(record, now);
+		for (const id of expired) {
 			changed = true;
 			const entry = record.outbox.find((e) => e.id === id);
 			if (entry) record = this.resumed(record, entry, now);
@@ -187,6 +188,7 @@ export class OutboxRunner {
 			return AGAIN;
 		}
 		current.version = written.version;
+		for (const id of expired) touched.add(id);
 		state.outcome = undefined;
 		state.leased = next;
 		return AGAIN;
