@@ -208,8 +208,9 @@ function ordersOf(context: ConversationContext, event: unknown): OrderRecord[] {
 
 export function withoutOrders(client: ClientProfile): ClientProfile {
 	if (client.orders === undefined) return client;
-	const rest = { ...client };
-	delete rest.orders;
+	// Built without `delete`, which leaves an object that every save serializes more slowly.
+	const { orders, ...rest } = client;
+	void orders;
 	return rest;
 }
 
