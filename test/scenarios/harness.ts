@@ -19,13 +19,38 @@ import { SqliteStore } from '../../runtime/stores/sqlite';
 import { main as cliMain } from '../../runtime/cli/scenario';
 
 export const START = Date.UTC(2026, 0, 5, 9, 0, 0);
+export const MINUTE = 60_000;
 
 /** Waits (real time, up to 2.5 s) until `test` holds: another task reached a point. */
 export async function until(test: () => boolean): Promise<void> {
 	for (let i = 0; i < 500 && !test(); i++) await new Promise((r) => setTimeout(r, 5));
 	if (!test()) throw new Error('condition never held');
 }
-export const MINUTE = 60_000;
+
+/** Holds every send while `held` is set, as a request budget holds a reply for minutes. */
+export function holdingApi(chat: Chat) {
+	const gate = { held: false, waiting: 0, open: () => {} };
+	let opened = Promise.resolve();
+	const api: ScenarioApi = {
+		sendMessage: async (botId, input) => {
+			if (gate.held) {
+				gate.waiting++;
+				await opened;
+			}
+			return chat.api.sendMessage(botId, input);
+		},
+		updateTags: (clientId, change) => chat.api.updateTags(clientId, change),
+	};
+	const hold = () => {
+		gate.held = true;
+		opened = new Promise<void>((resolve) => (gate.open = resolve));
+	};
+	const release = () => {
+		gate.held = false;
+		gate.open();
+	};
+	return { api, gate, hold, release };
+}
 
 /** A scenario document with the boilerplate filled in. */
 export function scenario(

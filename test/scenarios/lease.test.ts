@@ -1,34 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test tooling: real timers for the renewal's real waits, never loaded by n8n */
 import { compileScenario } from '../../runtime/scenarios';
-import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
-import { backends, Chat, echoTwice, MINUTE, until } from './harness';
+import { backends, Chat, echoTwice, holdingApi, MINUTE, until } from './harness';
 
 const echo = echoTwice;
-
-/** Holds every send while `held` is set, as a request budget holds a reply for minutes. */
-function holdingApi(chat: Chat) {
-	const gate = { held: false, waiting: 0, open: () => {} };
-	let opened = Promise.resolve();
-	const api: ScenarioApi = {
-		sendMessage: async (botId, input) => {
-			if (gate.held) {
-				gate.waiting++;
-				await opened;
-			}
-			return chat.api.sendMessage(botId, input);
-		},
-		updateTags: (clientId, change) => chat.api.updateTags(clientId, change),
-	};
-	const hold = () => {
-		gate.held = true;
-		opened = new Promise<void>((resolve) => (gate.open = resolve));
-	};
-	const release = () => {
-		gate.held = false;
-		gate.open();
-	};
-	return { api, gate, hold, release };
-}
 
 /** Real time, cancellable: what n8n's sleep with a signal gives the node. */
 const wait = async (ms: number, signal: AbortSignal) =>

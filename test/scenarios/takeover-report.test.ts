@@ -1,24 +1,5 @@
-import type { ScenarioApi } from '../../runtime/scenarios/durability/perform-effect';
 import type { StateStore } from '../../runtime/stores/types';
-import { Chat, echoTwice, MINUTE, until } from './harness';
-
-/** The chat's API with every send held until `open()`: a reply waiting for the request budget. */
-function heldSends(chat: Chat) {
-	let open = () => {};
-	const opened = new Promise<void>((resolve) => (open = resolve));
-	let waiting = 0;
-	const api = new Proxy(chat.api, {
-		get(target, name, receiver) {
-			if (name !== 'sendMessage') return Reflect.get(target, name, receiver) as unknown;
-			return async (...args: Parameters<ScenarioApi['sendMessage']>) => {
-				waiting++;
-				await opened;
-				return await (target as ScenarioApi).sendMessage(...args);
-			};
-		},
-	}) as ScenarioApi;
-	return { api, open, waiting: () => waiting };
-}
+import { Chat, echoTwice, holdingApi, MINUTE, until } from './harness';
 
 /** The chat's store with its next conversation write held until `open()`. */
 function heldWrite(store: StateStore) {
@@ -52,22 +33,24 @@ test('a scheduled run that loses a takeover to another run reports no resumed re
 	const scenarios = [chat.engine.scenarios.values().next().value!];
 	await chat.say('hi');
 	// A worker that stops with both replies decided and the first leased.
-	const stopped = heldSends(chat);
+	const stopped = holdingApi(chat);
+	stopped.hold();
 	const dead = chat.newEngine(scenarios, stopped.api, { leaseMs });
 	void dead.handle({ message_id: 'm2', client_id: 'cl_ada', bot_id: 'bot_shop', text: 'one' });
-	await until(() => stopped.waiting() === 1);
+	await until(() => stopped.gate.waiting === 1);
 	chat.time += 10 * MINUTE;
 
 	// Run B reads the expired lease first; its takeover write waits while run A takes it over.
 	const gate = heldWrite(chat.store);
 	const runB = chat.newEngine(scenarios, chat.api, { leaseMs }, gate.store).runDueWork();
 	await until(() => gate.waiting() === 1);
-	const sendsA = heldSends(chat);
+	const sendsA = holdingApi(chat);
+	sendsA.hold();
 	const runA = chat.newEngine(scenarios, sendsA.api, { leaseMs }).runDueWork();
-	await until(() => sendsA.waiting() === 1);
+	await until(() => sendsA.gate.waiting === 1);
 	gate.open();
 	const b = await runB;
-	sendsA.open();
+	sendsA.release();
 	const a = await runA;
 
 	const resumed = (work: typeof a) =>
