@@ -30,12 +30,16 @@ export interface CounterStore {
 	open(i: number): StateStore;
 }
 
-/** A side: `store`, its engine counting or not, `untimed` events handled at once, then chunks. */
-async function side(
+/**
+ * A side: `store`, its engine counting or not, `untimed` events handled at once, then chunks.
+ * `adjust`: a change made to the engine before it runs (counters-parts.ts).
+ */
+export async function side(
 	store: StateStore,
 	events: MessageReceived[],
 	untimed: number,
 	analytics: boolean,
+	adjust?: (engine: ScenarioEngine) => void,
 ): Promise<ChunkedSide> {
 	const engine = new ScenarioEngine({
 		scenarios: [order],
@@ -44,6 +48,7 @@ async function side(
 		clock: { now: () => Date.now() },
 		...(analytics ? {} : { analytics: false }),
 	});
+	adjust?.(engine);
 	const handle = async (list: MessageReceived[]) =>
 		await handleConcurrently(async (e) => await engine.handle(e), list, CONCURRENCY, []);
 	await handle(events.slice(0, untimed));
