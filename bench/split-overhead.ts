@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { CLIENTS, order } from './order-traffic';
-import { withSplit } from './split-scenario';
+import { withPassThrough, withSplit } from './split-scenario';
 import { CONCURRENCY, seedFile, sideOn } from './overhead';
 import { interleaved, overheadRow } from './overhead-verdict';
 import { table } from './lib';
@@ -13,7 +13,8 @@ import { table } from './lib';
  * What a split step costs: the order-status example against the same scenario with a 50/50 split
  * on the way back from "status" to "ask_number" (both variants lead there, the goal "status"), so
  * every other message of the bench's loop goes through the split: the client's variant kept on
- * the conversation, read back, and counted. Same run, ROUNDS rounds of both sides fed in turns by
+ * the conversation, read back, and counted. Then the split against a plain step in its place, to
+ * tell the split's own cost from what any state more on the path costs. Same run, ROUNDS rounds of both sides fed in turns by
  * chunks, each side on a copy of its SQLite file (overhead-verdict.ts: the verdict and why).
  */
 const ROUNDS = Number(process.env.BENCH_SPLIT_ROUNDS ?? 8);
@@ -24,24 +25,41 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 async function main(): Promise<void> {
 	const dir = mkdtempSync(path.join(tmpdir(), 'mb-split-bench-'));
 	try {
-		const split = withSplit(order.document);
-		const [plain, splitSeed] = [path.join(dir, 'plain.sqlite'), path.join(dir, 'split.sqlite')];
-		await seedFile(plain, order);
-		await seedFile(splitSeed, split);
-		const [off, on] = await interleaved(ROUNDS, CHUNKS, async (side, round) => {
-			const file = path.join(dir, `r${round}-${side}.sqlite`);
-			return side === 0
-				? sideOn(plain, file, order, MESSAGES, CHUNKS)
-				: sideOn(splitSeed, file, split, MESSAGES, CHUNKS);
-		});
+		const scenarios = {
+			plain: order,
+			pass: withPassThrough(order.document),
+			split: withSplit(order.document),
+		};
+		const seeds = { plain: '', pass: '', split: '' };
+		for (const name of ['plain', 'pass', 'split'] as const) {
+			seeds[name] = path.join(dir, `${name}.sqlite`);
+			await seedFile(seeds[name], scenarios[name]);
+		}
 		out(
-			`Split step: ${MESSAGES.toLocaleString('en')} messages of ${CLIENTS.toLocaleString('en')} conversations, every other one through a 50/50 split, SQLite, ${CONCURRENCY} in flight, ${ROUNDS} rounds of both sides fed in turns by chunks of ${Math.ceil(MESSAGES / CHUNKS)} messages (ABBA by pair). Verdict: the median over pairs of the pair's CPU ratio (this process's CPU time per message, no split over split; the bench is CPU-bound, so it is the throughput ratio, and other processes' load moves it little), said within 5 % only when its 95 % interval is:`,
+			`Split step: ${MESSAGES.toLocaleString('en')} messages of ${CLIENTS.toLocaleString('en')} conversations, every other one through a 50/50 split, SQLite, ${CONCURRENCY} in flight, ${ROUNDS} rounds of both sides fed in turns by chunks of ${Math.ceil(MESSAGES / CHUNKS)} messages (ABBA by pair). Verdict: the median over pairs of the pair's CPU ratio (this process's CPU time per message, no split over split; the bench is CPU-bound, so it is the throughput ratio, and other processes' load moves it little), said within 5 % only when its 95 % interval is. Against the example as it is (the target), and against the example with a plain step in the split's place (a choice with one way on: what the split costs beyond being one more state on the path):`,
 		);
-		const labels = { off: 'no split', on: 'with the split', short: 'split' };
-		out(table([overheadRow(labels, off, on)]));
+		const rows = [];
+		for (const base of ['plain', 'pass'] as const) {
+			const [off, on] = await interleaved(ROUNDS, CHUNKS, async (side, round) => {
+				const file = path.join(dir, `${base}-r${round}-${side}.sqlite`);
+				const name = side === 0 ? base : 'split';
+				return sideOn(seeds[name], file, scenarios[name], MESSAGES, CHUNKS);
+			});
+			const baseline = base === 'plain' ? 'no split' : 'a plain step';
+			const labels = { off: baseline, on: 'the split', short: 'split' };
+			rows.push({ against: baseline, ...renameKeys(overheadRow(labels, off, on)) });
+		}
+		out(table(rows));
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+}
+
+/** The row's columns named alike for both comparisons (their labels differ). */
+function renameKeys(row: Record<string, string>): Record<string, string> {
+	return Object.fromEntries(
+		Object.entries(row).map(([k, v]) => [k.replace(/no split|a plain step/g, 'A'), v]),
+	);
 }
 
 main().catch((error: unknown) => {
