@@ -36,7 +36,7 @@ async function main(): Promise<void> {
 			await seedFile(seeds[name], scenarios[name]);
 		}
 		out(
-			`Split step: ${MESSAGES.toLocaleString('en')} messages of ${CLIENTS.toLocaleString('en')} conversations, every other one through a 50/50 split, SQLite, ${CONCURRENCY} in flight, ${ROUNDS} rounds of both sides fed in turns by chunks of ${Math.ceil(MESSAGES / CHUNKS)} messages (ABBA by pair). Verdict: the median over pairs of the pair's CPU ratio (this process's CPU time per message, no split over split; the bench is CPU-bound, so it is the throughput ratio, and other processes' load moves it little), said within 5 % only when its 95 % interval is. Against the example as it is (the target), and against the example with a plain step in the split's place (a choice with one way on: what the split costs beyond being one more state on the path):`,
+			`Split step: ${MESSAGES.toLocaleString('en')} messages of ${CLIENTS.toLocaleString('en')} conversations, every other one through a 50/50 split, SQLite, ${CONCURRENCY} in flight, ${ROUNDS} rounds of both sides fed in turns by chunks of ${Math.ceil(MESSAGES / CHUNKS)} messages (ABBA by pair). Verdict: the median over pairs of the pair's CPU ratio (this process's CPU time per message, the compared side's over the split's; the bench is CPU-bound, so it is the throughput ratio, and other processes' load moves it little), said within 5 % only when its 95 % interval is. Against the example as it is (the target), and against the example with a plain step in the split's place (a choice with one way on: what the split costs beyond being one more state on the path):`,
 		);
 		const rows = [];
 		for (const base of ['plain', 'pass'] as const) {

@@ -5,6 +5,7 @@ import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin, sentTexts } from '../helpers/emulator';
 import { BURST_SCOPE, burstWorkflow, sleep } from './burst';
 import { runsSince } from './executions-of';
+import { watchStore } from './store-watch';
 import { until } from './conversation';
 import {
 	onStore,
@@ -95,11 +96,13 @@ describe.each(SHARED_STORES)(
 			const sentAtPause = await sentCount();
 			signal(paused, 'SIGSTOP');
 			const pausedAt = Date.now();
+			const watch = watchStore(n8n, `scenario:${BURST_SCOPE}`, pausedAt);
 			await sleep(PAUSE_MS);
 			signal(paused, 'SIGCONT');
 			const pausedSeconds = Math.round((Date.now() - pausedAt) / 1000);
 
 			await settled();
+			const watched = await watch.stop();
 			const sent = await Promise.all(clientIds.map((c) => sentTexts(emulator, c)));
 			const statuses = await storedStatuses(n8n);
 			const line = {
@@ -115,7 +118,7 @@ describe.each(SHARED_STORES)(
 			if (twice.length) await explainTwice(twice, pausedAt, pausedSeconds);
 			// MB_PAUSE_EXPLAIN=1: the report even when every reply was sent, to compare with a failed run.
 			if (sent.some((s) => s.length === 0) || process.env.MB_PAUSE_EXPLAIN)
-				await explainUnsent(pausedAt, paused.process.pid);
+				await explainUnsent(pausedAt, paused.process.pid, watched);
 			// The pause caught a worker holding executions, and replies still waiting for the budget.
 			expect(took[pausedIndex]).toBeGreaterThan(0);
 			expect(sentAtPause).toBeLessThan(CLIENTS);
@@ -149,11 +152,18 @@ describe.each(SHARED_STORES)(
 
 		/**
 		 * For replies never sent: each unfinished entry as the store keeps it (its lease's owner and
-		 * times in ms from the pause), and the workers' last lines about the scenario.
+		 * times in ms from the pause, the record's version, deadline and due mark), how its due mark
+		 * and entries changed from the pause on, and the workers' last lines about the scenario.
 		 */
-		async function explainUnsent(pausedAt: number, pausedPid: number | undefined) {
+		async function explainUnsent(
+			pausedAt: number,
+			pausedPid: number | undefined,
+			watched: Map<string, string[]>,
+		) {
 			const ms = (t: unknown) => (typeof t === 'number' ? t - pausedAt : t);
-			for (const { key, value } of await n8n.records(`scenario:${BURST_SCOPE}`)) {
+			const namespace = `scenario:${BURST_SCOPE}`;
+			const dues = await n8n.dues(namespace);
+			for (const { key, value, version, expires } of await n8n.records(namespace)) {
 				const record = JSON.parse(value) as {
 					outbox: Array<{ status: string; lease?: Record<string, unknown> } & object>;
 				};
@@ -164,8 +174,10 @@ describe.each(SHARED_STORES)(
 						since: ms(entry.lease.since),
 					};
 					process.stdout.write(
-						`unsent in ${key}: ${JSON.stringify({ ...entry, ...(lease ? { lease } : {}) })}\n`,
+						`unsent in ${key} (v${version}, expires ${ms(expires ?? 'never')}, due mark ${key in dues ? ms(dues[key]) : 'none'}): ${JSON.stringify({ ...entry, ...(lease ? { lease } : {}) })}\n`,
 					);
+					// From the pause on: the due mark and the open entries each time they changed.
+					process.stdout.write(`  ${(watched.get(key) ?? []).join('\n  ')}\n`);
 				}
 			}
 			for (const [i, worker] of n8n.workers.entries()) {

@@ -115,12 +115,17 @@ export type QueueMode = {
 	webhooks: RunningN8n[];
 	/** Starts worker i again (after a kill). */
 	restartWorker(i: number): Promise<void>;
-	/** The records of a namespace of the shared store, as the store keeps them. */
-	records(namespace: string): Promise<Array<{ key: string; value: string }>>;
+	/** The records of a namespace of the shared store, as the store keeps them (expired ones too). */
+	records(namespace: string): Promise<StoredRecord[]>;
 	/** How many claims of a namespace start with `prefix`. */
 	claims(namespace: string, prefix: string): Promise<number>;
+	/** The due index of a namespace: each key's mark (ms since the epoch). */
+	dues(namespace: string): Promise<Record<string, number>>;
 	stop(): Promise<void>;
 };
+
+/** A record as the store keeps it: its version and its deadline (null: none) beside the value. */
+type StoredRecord = { key: string; value: string; version: number; expires: number | null };
 
 export type QueueOptions = {
 	/** The Redis database of the Messaging Bot Redis credential; emptied first. */
@@ -236,7 +241,7 @@ function sharedStoreReader(
 	kind: StoreKind,
 	stateDb: number,
 	pg: { host: string; port: number; database: string },
-): Pick<QueueMode, 'records' | 'claims'> {
+): Pick<QueueMode, 'records' | 'claims' | 'dues'> {
 	if (kind === 'postgres') {
 		const select = (sql: string) =>
 			execFileSync(
@@ -249,9 +254,9 @@ function sharedStoreReader(
 		return {
 			async records(namespace) {
 				const out = select(
-					`SELECT coalesce(json_agg(json_build_object('key', key, 'value', value)), '[]') FROM ${PG_SCHEMA}.records WHERE ns = ${quoted(namespace)}`,
+					`SELECT coalesce(json_agg(json_build_object('key', key, 'value', value, 'version', version, 'expires', expires)), '[]') FROM ${PG_SCHEMA}.records WHERE ns = ${quoted(namespace)}`,
 				);
-				return JSON.parse(out) as Array<{ key: string; value: string }>;
+				return JSON.parse(out) as StoredRecord[];
 			},
 			async claims(namespace, prefix) {
 				return Number(
@@ -259,6 +264,12 @@ function sharedStoreReader(
 						`SELECT count(*) FROM ${PG_SCHEMA}.claims WHERE ns = ${quoted(namespace)} AND starts_with(id, ${quoted(prefix)})`,
 					),
 				);
+			},
+			async dues(namespace) {
+				const out = select(
+					`SELECT coalesce(json_object_agg(key, due), '{}') FROM ${PG_SCHEMA}.dues WHERE ns = ${quoted(namespace)}`,
+				);
+				return JSON.parse(out) as Record<string, number>;
 			},
 		};
 	}
@@ -275,14 +286,33 @@ function sharedStoreReader(
 		records: (namespace) =>
 			withRedis(async (redis) => {
 				const prefix = at(namespace, 'record');
-				const records: Array<{ key: string; value: string }> = [];
+				const records: StoredRecord[] = [];
 				for (const key of await redis.keys(`${prefix}*`)) {
-					const value = await redis.hget(key, 'value');
-					if (value !== null) records.push({ key: key.slice(prefix.length), value });
+					const [value, version, expires] = await redis.hmget(key, 'value', 'version', 'expires');
+					if (value === null) continue;
+					const deadline = expires === null ? null : Number(expires);
+					records.push({
+						key: key.slice(prefix.length),
+						value,
+						version: Number(version),
+						expires: deadline,
+					});
 				}
 				return records;
 			}),
 		claims: (namespace, prefix) =>
 			withRedis(async (redis) => (await redis.keys(`${at(namespace, 'claim')}${prefix}*`)).length),
+		dues: (namespace) =>
+			withRedis(async (redis) => {
+				const flat = await redis.zrange(
+					`messaging-bot:{${namespace}}:due`,
+					'0',
+					'-1',
+					'WITHSCORES',
+				);
+				const dues: Record<string, number> = {};
+				for (let i = 0; i < flat.length; i += 2) dues[flat[i]] = Number(flat[i + 1]);
+				return dues;
+			}),
 	};
 }
