@@ -52,6 +52,20 @@ export function holdingApi(chat: Chat) {
 	return { api, gate, hold, release };
 }
 
+/**
+ * A worker that stops (frozen, or dead) after saving the step of cl_ada's message `text` (m2)
+ * with its replies decided and the first leased: its sends never return. The chat's scenarios.
+ */
+export async function stoppedWorker(chat: Chat, leaseMs: number, text = 'one') {
+	const scenarios = [chat.engine.scenarios.values().next().value!];
+	const stopped = holdingApi(chat);
+	stopped.hold();
+	const dead = chat.newEngine(scenarios, stopped.api, { leaseMs });
+	void dead.handle({ message_id: 'm2', client_id: 'cl_ada', bot_id: 'bot_shop', text });
+	await until(() => stopped.gate.waiting === 1);
+	return scenarios;
+}
+
 /** A scenario document with the boilerplate filled in. */
 export function scenario(
 	states: Record<string, unknown>,

@@ -1,4 +1,4 @@
-import { backends, Chat, echoTwice, holdingApi, until } from './harness';
+import { backends, Chat, echoTwice, stoppedWorker } from './harness';
 
 // A worker stops (frozen) holding a reply's lease. Another process's scheduled run looks at the
 // conversation every 5 s, while the lease is live and after it has run out: it leaves the reply
@@ -7,13 +7,8 @@ describe.each(backends())('a scheduled run during a live lease ($name store)', (
 	it('leaves the conversation due at the lease end, and takes it over then', async () => {
 		const leaseMs = 60_000;
 		const chat = new Chat([echoTwice()], { openStore: backend.open });
-		const scenarios = [chat.engine.scenarios.values().next().value!];
 		await chat.say('hi');
-		const stopped = holdingApi(chat);
-		stopped.hold();
-		const dead = chat.newEngine(scenarios, stopped.api, { leaseMs });
-		void dead.handle({ message_id: 'm2', client_id: 'cl_ada', bot_id: 'bot_shop', text: 'one' });
-		await until(() => stopped.gate.waiting === 1);
+		const scenarios = await stoppedWorker(chat, leaseMs);
 		const leasedAt = chat.time;
 
 		const other = chat.newEngine(scenarios, chat.api, { leaseMs }, backend.reopen(chat.clock.now));

@@ -1,5 +1,5 @@
 import type { StateStore } from '../../runtime/stores/types';
-import { Chat, echoTwice, holdingApi, MINUTE, until } from './harness';
+import { Chat, echoTwice, holdingApi, MINUTE, stoppedWorker, until } from './harness';
 
 /** The chat's store with its next conversation write held until `open()`. */
 function heldWrite(store: StateStore) {
@@ -30,14 +30,9 @@ function heldWrite(store: StateStore) {
 test('a scheduled run that loses a takeover to another run reports no resumed reply', async () => {
 	const leaseMs = 1000;
 	const chat = new Chat([echoTwice()]);
-	const scenarios = [chat.engine.scenarios.values().next().value!];
 	await chat.say('hi');
 	// A worker that stops with both replies decided and the first leased.
-	const stopped = holdingApi(chat);
-	stopped.hold();
-	const dead = chat.newEngine(scenarios, stopped.api, { leaseMs });
-	void dead.handle({ message_id: 'm2', client_id: 'cl_ada', bot_id: 'bot_shop', text: 'one' });
-	await until(() => stopped.gate.waiting === 1);
+	const scenarios = await stoppedWorker(chat, leaseMs);
 	chat.time += 10 * MINUTE;
 
 	// Run B reads the expired lease first; its takeover write waits while run A takes it over.
