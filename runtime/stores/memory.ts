@@ -85,6 +85,13 @@ export class MemoryStore implements StateStore {
 		else index.set(key, dueAt);
 	}
 
+	async dropDue(namespace: string, key: string): Promise<void> {
+		const index = this.dueAt.get(namespace);
+		const at = index?.get(key);
+		if (at === undefined || at > this.now() || this.live(`${namespace}\u0000${key}`)) return;
+		index?.delete(key);
+	}
+
 	async due(namespace: string, now: number, limit: number): Promise<string[]> {
 		return [...(this.dueAt.get(namespace) ?? new Map<string, number>()).entries()]
 			.filter(([, at]) => at <= now)

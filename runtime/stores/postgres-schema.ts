@@ -210,6 +210,9 @@ export function statements(s: string) {
 		setDue: `INSERT INTO ${s}.dues (ns, key, due) VALUES ($1, $2, $3)
 			ON CONFLICT (ns, key) DO UPDATE SET due = excluded.due`,
 		clearDue: `DELETE FROM ${s}.dues WHERE ns = $1 AND key = $2`,
+		// A writer's mark set meanwhile lies ahead: the row, checked again after its lock, stays.
+		dropDue: `DELETE FROM ${s}.dues WHERE ns = $1 AND key = $2 AND due <= $3
+			AND NOT EXISTS (SELECT 1 FROM ${s}.records WHERE ns = $1 AND key = $2 AND ${live})`,
 		due: `SELECT key FROM ${s}.dues WHERE ns = $1 AND due <= $2 ORDER BY due, key LIMIT $3`,
 		enqueue: `SELECT ${s}.mb_append($1, $2, $3, $4, $5, $6) AS seq`,
 		queued: `SELECT seq, value, at FROM ${s}.inbox WHERE ns = $1 AND queue = $2 ORDER BY seq LIMIT $3`,

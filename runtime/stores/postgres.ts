@@ -139,6 +139,10 @@ export class PostgresStore implements StateStore {
 		else await this.db.run('setDue', [namespace, key, dueAt]);
 	}
 
+	async dropDue(namespace: string, key: string): Promise<void> {
+		await this.db.run('dropDue', [namespace, key, this.now()]);
+	}
+
 	async due(namespace: string, now: number, limit: number): Promise<string[]> {
 		const result = await this.db.run<{ key: string }>('due', [namespace, now, limit]);
 		return (result?.rows ?? []).map((r) => r.key);

@@ -96,6 +96,15 @@ const SCRIPTS = {
 		redis.call('DEL', KEYS[1])
 		redis.call('ZREM', KEYS[2], ARGV[2])
 		return 1`,
+	// KEYS: record, due index. ARGV: key, now. The mark goes only when due and the record is
+	// absent or past its deadline (as a read finds it).
+	dropDue: `
+		local at = redis.call('ZSCORE', KEYS[2], ARGV[1])
+		if not at or tonumber(at) > tonumber(ARGV[2]) then return 0 end
+		local f = redis.call('HMGET', KEYS[1], 'value', 'expires')
+		if f[1] and (not f[2] or tonumber(f[2]) > tonumber(ARGV[2])) then return 0 end
+		redis.call('ZREM', KEYS[2], ARGV[1])
+		return 1`,
 	// KEYS: queue, heads index, seq counter, then one claim key per id.
 	// ARGV: now, ttl, value, queue name. Every claim free, or nothing is written.
 	enqueue: `
@@ -130,6 +139,7 @@ export type Scripted = Redis & {
 	mbClaim(key: string, now: number, deadline: number, ttl: number): Promise<number>;
 	mbWrite(numberOfKeys: number, ...args: Array<string | number>): Promise<number>;
 	mbRemove(numberOfKeys: number, ...args: Array<string | number>): Promise<number>;
+	mbDropDue(record: string, due: string, key: string, now: number): Promise<number>;
 	mbEnqueue(numberOfKeys: number, ...args: Array<string | number>): Promise<number>;
 	mbDequeue(queue: string, heads: string, name: string, ...seqs: number[]): Promise<number>;
 	mbTake(queue: string, heads: string, name: string, limit: number): Promise<string[]>;
@@ -141,6 +151,7 @@ export function scripted(redis: Redis): Scripted {
 	defined.defineCommand('mbClaim', { numberOfKeys: 1, lua: SCRIPTS.claim });
 	defined.defineCommand('mbWrite', { lua: SCRIPTS.write });
 	defined.defineCommand('mbRemove', { lua: SCRIPTS.remove });
+	defined.defineCommand('mbDropDue', { numberOfKeys: 2, lua: SCRIPTS.dropDue });
 	defined.defineCommand('mbEnqueue', { lua: SCRIPTS.enqueue });
 	defined.defineCommand('mbDequeue', { numberOfKeys: 2, lua: SCRIPTS.dequeue });
 	defined.defineCommand('mbTake', { numberOfKeys: 2, lua: SCRIPTS.take });

@@ -157,6 +157,11 @@ export class RedisStore implements StateStore {
 		else await this.run(() => this.redis.zadd(this.key('due', namespace), dueAt, key));
 	}
 
+	async dropDue(namespace: string, key: string): Promise<void> {
+		const keys = [this.key('record', namespace, key), this.key('due', namespace)] as const;
+		await this.run(() => this.redis.mbDropDue(...keys, key, this.now()));
+	}
+
 	async due(namespace: string, now: number, limit: number): Promise<string[]> {
 		// Sorted by due time, then by key for equal times (Redis orders equal scores by member).
 		return await this.run(() =>

@@ -157,6 +157,10 @@ export class SqliteStore implements StateStore {
 		);
 	}
 
+	async dropDue(namespace: string, key: string): Promise<void> {
+		await this.batch.write(() => this.statements.dropDue.run(namespace, key, this.now()));
+	}
+
 	async due(namespace: string, now: number, limit: number): Promise<string[]> {
 		const rows = await this.batch.read(
 			() => this.statements.due.all(namespace, now, limit) as Array<{ key: string }>,

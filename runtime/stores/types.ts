@@ -78,6 +78,12 @@ export interface StateStore {
 	/** Marks `key` due at `dueAt` (ms since epoch), or clears it with null. */
 	setDue(namespace: string, key: string, dueAt: number | null): Promise<void>;
 
+	/**
+	 * Takes `key` out of the due index when its mark is due and the key has no live record, as one
+	 * step: a record written meanwhile (a new conversation under the key, its mark ahead) keeps it.
+	 */
+	dropDue(namespace: string, key: string): Promise<void>;
+
 	/** Keys due at or before `now`, earliest first. */
 	due(namespace: string, now: number, limit: number): Promise<string[]>;
 

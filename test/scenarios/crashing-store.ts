@@ -54,6 +54,9 @@ export class CrashingStore implements StateStore {
 	setDue(ns: string, key: string, due: number | null) {
 		return this.inner.setDue(ns, key, due);
 	}
+	dropDue(ns: string, key: string) {
+		return this.inner.dropDue(ns, key);
+	}
 	due(ns: string, now: number, limit: number) {
 		return this.inner.due(ns, now, limit);
 	}

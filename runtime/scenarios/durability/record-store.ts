@@ -136,8 +136,9 @@ export class ConversationStore {
 		return await this.store.due(this.namespace, now, limit);
 	}
 
+	/** The key's due mark goes, unless a record was written under the key meanwhile. */
 	async clearDue(key: string): Promise<void> {
-		await this.store.setDue(this.namespace, key, null);
+		await this.store.dropDue(this.namespace, key);
 	}
 
 	/**
