@@ -73,8 +73,8 @@ export const STATEMENTS = {
 		WHERE ns = ? AND key = ? AND version = ? AND ${LIVE} RETURNING version`,
 	remove: 'DELETE FROM records WHERE ns = ? AND key = ? AND version = ?',
 	removeDue: 'DELETE FROM dues WHERE ns = ? AND key = ?',
-	dropDue: `DELETE FROM dues WHERE ns = ?1 AND key = ?2 AND due <= ?3
-		AND NOT EXISTS (SELECT 1 FROM records WHERE ns = ?1 AND key = ?2 AND (expires IS NULL OR expires > ?3))`,
+	dropDue: `DELETE FROM dues WHERE ns = ? AND key = ? AND due <= ?
+		AND NOT EXISTS (SELECT 1 FROM records WHERE ns = ? AND key = ? AND ${LIVE})`,
 	setDue:
 		'INSERT INTO dues (ns, key, due) VALUES (?, ?, ?) ON CONFLICT (ns, key) DO UPDATE SET due = excluded.due',
 	due: 'SELECT key FROM dues WHERE ns = ? AND due <= ? ORDER BY due, key LIMIT ?',

@@ -158,7 +158,10 @@ export class SqliteStore implements StateStore {
 	}
 
 	async dropDue(namespace: string, key: string): Promise<void> {
-		await this.batch.write(() => this.statements.dropDue.run(namespace, key, this.now()));
+		const now = this.now();
+		await this.batch.write(() =>
+			this.statements.dropDue.run(namespace, key, now, namespace, key, now),
+		);
 	}
 
 	async due(namespace: string, now: number, limit: number): Promise<string[]> {

@@ -304,12 +304,7 @@ function sharedStoreReader(
 			withRedis(async (redis) => (await redis.keys(`${at(namespace, 'claim')}${prefix}*`)).length),
 		dues: (namespace) =>
 			withRedis(async (redis) => {
-				const flat = await redis.zrange(
-					`messaging-bot:{${namespace}}:due`,
-					'0',
-					'-1',
-					'WITHSCORES',
-				);
+				const flat = await redis.zrange(at(namespace, 'due').slice(0, -1), '0', '-1', 'WITHSCORES');
 				const dues: Record<string, number> = {};
 				for (let i = 0; i < flat.length; i += 2) dues[flat[i]] = Number(flat[i + 1]);
 				return dues;

@@ -137,7 +137,7 @@ export class ConversationStore {
 	}
 
 	/** The key's due mark goes, unless a record was written under the key meanwhile. */
-	async clearDue(key: string): Promise<void> {
+	async dropDue(key: string): Promise<void> {
 		await this.store.dropDue(this.namespace, key);
 	}
 

@@ -36,7 +36,7 @@ export class DueRunner {
 	async run(key: string, now: number): Promise<TimerResult | undefined> {
 		let loaded = await this.conversations.read(key);
 		if (!loaded.record) {
-			await this.conversations.clearDue(key);
+			await this.conversations.dropDue(key);
 			return undefined;
 		}
 		const resumed = loaded.record.outbox.some(unfinished)
