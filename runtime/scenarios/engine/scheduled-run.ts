@@ -46,7 +46,14 @@ export interface ScheduledRunParts {
 export class ScheduledRun {
 	constructor(private readonly p: ScheduledRunParts) {}
 
-	async run(now: number, limit: number, inTurn: InTurn, failures: DueWork['failures']) {
+	/** `later`: the run's `now` moved on by the time it has taken (the due query's moment). */
+	async run(
+		now: number,
+		limit: number,
+		inTurn: InTurn,
+		failures: DueWork['failures'],
+		later: () => number,
+	) {
 		const { p } = this;
 		const before = now - p.stalledAfterMs;
 		const swept = (await p.carryOver?.sweep(now, before, limit, inTurn)) ?? {
@@ -61,11 +68,12 @@ export class ScheduledRun {
 		const applied = await Promise.all(
 			stalled.map((key) => inTurn(key, () => p.applier.apply(key))),
 		);
-		const due = await p.conversations.due(now, limit);
+		const dueAt = later();
+		const due = await p.conversations.due(dueAt, limit);
 		const notice = p.healer.session.takeOffNotice();
 		const work: DueWork = {
 			messages: [...healed.messages, ...applied.flatMap((r) => r ?? [])],
-			timers: await this.timers(due, now, inTurn, reports),
+			timers: await this.timers(due, dueAt, inTurn, reports),
 			failures,
 			conversations: new Set([...stalled, ...due, ...healed.keys]).size,
 			carriedOver: swept.carried,
