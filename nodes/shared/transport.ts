@@ -11,6 +11,7 @@ import type { RedisOptions } from 'ioredis';
 import { MessagingBotClient, normaliseBaseUrl, type Priority } from '../../runtime/api';
 import { redisOptions, type RedisCredential } from '../../runtime/stores/redis-options';
 import { classifyNetworkError, type Transport } from '../../runtime/api/transport';
+import { untilFenced } from '../../runtime/api/guard';
 import { redisCredentialUnder, type RedisFieldsUnder } from '../../credentials/redisFields';
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions;
@@ -49,11 +50,16 @@ function n8nTransport(ctx: Context, credential?: CredentialInUse): Transport {
 				body: unknown;
 			};
 			try {
-				response = await ctx.helpers.httpRequestWithAuthentication.call(
-					ctx,
-					'messagingBotApi',
-					options,
-					given ? { credentialsDecrypted: given } : undefined,
+				// n8n sets the execution's cancel signal in place of the request's own, which then
+				// cannot cut the request off: the caller (a worker that lost its lease) stops waiting.
+				response = await untilFenced(
+					ctx.helpers.httpRequestWithAuthentication.call(
+						ctx,
+						'messagingBotApi',
+						options,
+						given ? { credentialsDecrypted: given } : undefined,
+					),
+					req.signal,
 				);
 			} catch (error) {
 				throw classifyNetworkError(error);

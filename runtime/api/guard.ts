@@ -65,6 +65,32 @@ export async function checkGuard(guard: RequestGuard | undefined): Promise<void>
 }
 
 /**
+ * `work`, or a rejection with the signal's reason as soon as it fires: the caller stops waiting on
+ * work that cannot itself be cut (its later failure, if any, is left unheard).
+ */
+export async function untilFenced<T>(
+	work: Promise<T>,
+	signal: AbortSignal | undefined,
+): Promise<T> {
+	if (!signal) return await work;
+	if (signal.aborted) {
+		work.catch(() => undefined);
+		throw fencedBy(signal);
+	}
+	let onAbort = (): void => undefined;
+	const aborted = new Promise<never>((_, reject) => {
+		onAbort = () => reject(fencedBy(signal));
+		signal.addEventListener('abort', onAbort, { once: true });
+	});
+	work.catch(() => undefined);
+	try {
+		return await Promise.race([work, aborted]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
+}
+
+/**
  * Sleeps on `clock`, or rejects as soon as `signal` fires. The clock is given the signal too, so
  * n8n's sleep drops its timer; a clock that ignores it still lets the caller go at once.
  */
@@ -73,17 +99,7 @@ export async function sleepUnlessFenced(
 	ms: number,
 	signal: AbortSignal | undefined,
 ): Promise<void> {
-	if (!signal) return await clock.sleep(ms);
-	if (signal.aborted) throw fencedBy(signal);
-	let onAbort = (): void => undefined;
-	const aborted = new Promise<never>((_, reject) => {
-		onAbort = () => reject(fencedBy(signal));
-		signal.addEventListener('abort', onAbort, { once: true });
-	});
-	try {
-		await Promise.race([clock.sleep(ms, signal), aborted]);
-	} finally {
-		signal.removeEventListener('abort', onAbort);
-	}
+	if (signal?.aborted) throw fencedBy(signal);
+	await untilFenced(clock.sleep(ms, signal), signal);
 	throwIfFenced({ signal });
 }
