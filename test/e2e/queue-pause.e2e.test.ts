@@ -5,7 +5,7 @@ import { startEmulator, type RunningEmulator } from '../emulator';
 import { admin, sentTexts } from '../helpers/emulator';
 import { BURST_SCOPE, burstWorkflow, sleep } from './burst';
 import { runsSince } from './executions-of';
-import { watchStore } from './store-watch';
+import { watchStore, type Watched } from './store-watch';
 import { until } from './conversation';
 import {
 	onStore,
@@ -158,11 +158,17 @@ describe.each(SHARED_STORES)(
 		async function explainUnsent(
 			pausedAt: number,
 			pausedPid: number | undefined,
-			watched: Map<string, string[]>,
+			watched: Watched,
 		) {
 			const ms = (t: unknown) => (typeof t === 'number' ? t - pausedAt : t);
 			const namespace = `scenario:${BURST_SCOPE}`;
 			const dues = await n8n.dues(namespace);
+			// Run Due Work's own query, from this process: what the workers' runs should have found.
+			const dueNow = await n8n.dueByStore(namespace);
+			const { ok, failed } = watched.looked;
+			process.stdout.write(
+				`due now by the store's query: ${JSON.stringify(dueNow)}; the store watched ${ok} times (${failed} failed)\n`,
+			);
 			for (const { key, value, version, expires } of await n8n.records(namespace)) {
 				const record = JSON.parse(value) as {
 					outbox: Array<{ status: string; lease?: Record<string, unknown> } & object>;
@@ -177,7 +183,7 @@ describe.each(SHARED_STORES)(
 						`unsent in ${key} (v${version}, expires ${ms(expires ?? 'never')}, due mark ${key in dues ? ms(dues[key]) : 'none'}): ${JSON.stringify({ ...entry, ...(lease ? { lease } : {}) })}\n`,
 					);
 					// From the pause on: the due mark and the open entries each time they changed.
-					process.stdout.write(`  ${(watched.get(key) ?? []).join('\n  ')}\n`);
+					process.stdout.write(`  ${(watched.lines.get(key) ?? []).join('\n  ')}\n`);
 				}
 			}
 			for (const [i, worker] of n8n.workers.entries()) {
@@ -185,7 +191,9 @@ describe.each(SHARED_STORES)(
 				const tail = lines.filter((l) => /error|fail|lease|scenario/i.test(l)).slice(-15);
 				const who = worker.process.pid === pausedPid ? 'paused' : 'other';
 				const count = (re: RegExp) => lines.filter((l) => re.test(l)).length;
-				const runs = `${count(/Worker started execution/)} started, ${count(/Worker finished execution/)} finished`;
+				// Which executions it ran: the scheduled runs below say what each found.
+				const ids = [...worker.log().matchAll(/Worker started execution (\d+)/g)].map((m) => m[1]);
+				const runs = `${count(/Worker started execution/)} started (${ids.join(' ')}), ${count(/Worker finished execution/)} finished`;
 				process.stdout.write(`worker ${i} (${who}), ${runs}, last lines:\n${tail.join('\n')}\n`);
 			}
 			// What the scheduled runs did meanwhile: each execution since the pause, Run Due Work's summary.

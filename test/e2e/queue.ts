@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { Redis } from 'ioredis';
+import { PostgresStore } from '../../runtime/stores/postgres';
+import { RedisStore } from '../../runtime/stores/redis';
+import type { StateStore } from '../../runtime/stores/types';
 
 import { prepareN8n, type ApiSettings, type Workflow } from '../../scripts/lib/demo-setup';
 import {
@@ -121,6 +124,8 @@ export type QueueMode = {
 	claims(namespace: string, prefix: string): Promise<number>;
 	/** The due index of a namespace: each key's mark (ms since the epoch). */
 	dues(namespace: string): Promise<Record<string, number>>;
+	/** The keys due now by the store's own query (the runtime's, as Run Due Work asks it). */
+	dueByStore(namespace: string): Promise<string[]>;
 	stop(): Promise<void>;
 };
 
@@ -236,12 +241,21 @@ export async function startQueueMode(
 	return running;
 }
 
+/** The keys `store` finds due now, by the query Run Due Work makes; the store closed after. */
+async function dueNow(store: StateStore, namespace: string): Promise<string[]> {
+	try {
+		return await store.due(namespace, Date.now(), 500);
+	} finally {
+		await store.close();
+	}
+}
+
 /** Reads what the store kept, straight from Redis or from the PostgreSQL tables. */
 function sharedStoreReader(
 	kind: StoreKind,
 	stateDb: number,
 	pg: { host: string; port: number; database: string },
-): Pick<QueueMode, 'records' | 'claims' | 'dues'> {
+): Pick<QueueMode, 'records' | 'claims' | 'dues' | 'dueByStore'> {
 	if (kind === 'postgres') {
 		const select = (sql: string) =>
 			execFileSync(
@@ -265,6 +279,15 @@ function sharedStoreReader(
 					),
 				);
 			},
+			dueByStore: async (namespace) =>
+				await dueNow(
+					new PostgresStore(
+						{ ...pg, user: PG.user, password: '', ssl: 'disable', schema: PG_SCHEMA },
+						undefined,
+						{ migrate: false },
+					),
+					namespace,
+				),
 			async dues(namespace) {
 				const out = select(
 					`SELECT coalesce(json_object_agg(key, due), '{}') FROM ${PG_SCHEMA}.dues WHERE ns = ${quoted(namespace)}`,
@@ -302,6 +325,8 @@ function sharedStoreReader(
 			}),
 		claims: (namespace, prefix) =>
 			withRedis(async (redis) => (await redis.keys(`${at(namespace, 'claim')}${prefix}*`)).length),
+		dueByStore: async (namespace) =>
+			await dueNow(new RedisStore({ host: '127.0.0.1', port: 6379, db: stateDb }), namespace),
 		dues: (namespace) =>
 			withRedis(async (redis) => {
 				const flat = await redis.zrange(at(namespace, 'due').slice(0, -1), '0', '-1', 'WITHSCORES');

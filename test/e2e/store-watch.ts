@@ -1,6 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: real timers, never loaded by n8n */
 import type { QueueMode } from './queue';
 
+/** What a watch saw: each conversation's lines, and how many looks were made and failed. */
+export type Watched = { lines: Map<string, string[]>; looked: { ok: number; failed: number } };
+
 type Entry = { id: number; status: string; lease?: { owner?: string; until?: number } };
 
 /**
@@ -12,6 +15,8 @@ export function watchStore(n8n: QueueMode, namespace: string, from: number, ever
 	const lines = new Map<string, string[]>();
 	const last = new Map<string, string>();
 	let running = true;
+	// A look that failed is counted, so a timeline that stops changing is told from one not read.
+	const looked = { ok: 0, failed: 0 };
 	const ms = (t: number | undefined) => (t === undefined ? '?' : `${t - from}`);
 	const look = async () => {
 		const [dues, records] = await Promise.all([n8n.dues(namespace), n8n.records(namespace)]);
@@ -36,16 +41,19 @@ export function watchStore(n8n: QueueMode, namespace: string, from: number, ever
 	};
 	const loop = (async () => {
 		while (running) {
-			await look().catch(() => undefined);
+			await look().then(
+				() => looked.ok++,
+				() => looked.failed++,
+			);
 			await new Promise((resolve) => setTimeout(resolve, everyMs));
 		}
 	})();
 	return {
-		/** Stops watching; each conversation's lines. */
-		async stop(): Promise<Map<string, string[]>> {
+		/** Stops watching; what it saw. */
+		async stop(): Promise<Watched> {
 			running = false;
 			await loop;
-			return lines;
+			return { lines, looked };
 		},
 	};
 }
