@@ -55,6 +55,8 @@ function summaryItem(ctx: IExecuteFunctions, engine: ScenarioEngine, work: DueWo
 		scenario: [...engine.scenarios.keys()][0],
 		conversation_scope: scope === '' ? null : scope,
 		conversations: work.conversations,
+		// When it looked for what was due: a ticker that finds nothing due can be checked by it.
+		due_by: new Date(work.dueBy).toISOString(),
 		messages_applied: work.messages.length,
 		timers_fired: count('timer'),
 		resumed: count('resumed'),

@@ -15,6 +15,8 @@ export interface DueWork {
 	failures: Array<{ conversation: string; error: string }>;
 	/** Conversations the run looked at: with a message waiting, a timer or an effect due. */
 	conversations: number;
+	/** The moment it looked for timers and effects due by (ms since epoch). */
+	dueBy: number;
 	/** Conversations carried over from the former scope by this run. */
 	carriedOver: number;
 	/** Conversations healed from the client's history by this run, each with what it did. */
@@ -76,6 +78,7 @@ export class ScheduledRun {
 			timers: await this.timers(due, dueAt, inTurn, reports),
 			failures,
 			conversations: new Set([...stalled, ...due, ...healed.keys]).size,
+			dueBy: dueAt,
 			carriedOver: swept.carried,
 			healing: reports,
 			...(notice ? { notice } : {}),
