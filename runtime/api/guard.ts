@@ -73,16 +73,14 @@ export async function untilFenced<T>(
 	signal: AbortSignal | undefined,
 ): Promise<T> {
 	if (!signal) return await work;
-	if (signal.aborted) {
-		work.catch(() => undefined);
-		throw fencedBy(signal);
-	}
+	// Unheard once the signal has won.
+	work.catch(() => undefined);
+	if (signal.aborted) throw fencedBy(signal);
 	let onAbort = (): void => undefined;
 	const aborted = new Promise<never>((_, reject) => {
 		onAbort = () => reject(fencedBy(signal));
 		signal.addEventListener('abort', onAbort, { once: true });
 	});
-	work.catch(() => undefined);
 	try {
 		return await Promise.race([work, aborted]);
 	} finally {
