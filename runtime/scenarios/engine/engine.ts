@@ -155,6 +155,7 @@ export class ScenarioEngine {
 			healer: this.healer,
 			carryOver: this.carryOver,
 			stalledAfterMs: this.settings.stalledAfterMs,
+			clock: this.clock,
 		});
 	}
 
@@ -234,11 +235,7 @@ export class ScenarioEngine {
 		const failures: DueWork['failures'] = [];
 		await this.versioning.seen();
 		const loss = await this.healer.takeLoss();
-		// The due query comes after the stalled work, which may wait minutes for the request budget:
-		// it looks as far past `now` as the run has taken, or leases run out meanwhile wait a run.
-		const started = this.clock.now();
-		const later = () => now + Math.max(0, this.clock.now() - started);
-		const work = await this.scheduled.run(now, limit, this.guarded(failures), failures, later);
+		const work = await this.scheduled.run(now, limit, this.guarded(failures), failures);
 		if (loss) work.notice = [loss, work.notice].filter(Boolean).join(' ');
 		return work;
 	}

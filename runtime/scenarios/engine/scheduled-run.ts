@@ -1,3 +1,4 @@
+import type { Clock } from '../../api/clock';
 import type { StateStore } from '../../stores/types';
 import type { ConversationStore } from '../durability/record-store';
 import type { CarryOver } from './carry-over';
@@ -37,6 +38,7 @@ export interface ScheduledRunParts {
 	healer: Healer;
 	carryOver?: CarryOver;
 	stalledAfterMs: number;
+	clock: Pick<Clock, 'now'>;
 }
 
 /**
@@ -48,15 +50,12 @@ export interface ScheduledRunParts {
 export class ScheduledRun {
 	constructor(private readonly p: ScheduledRunParts) {}
 
-	/** `later`: the run's `now` moved on by the time it has taken (the due query's moment). */
-	async run(
-		now: number,
-		limit: number,
-		inTurn: InTurn,
-		failures: DueWork['failures'],
-		later: () => number,
-	) {
+	async run(now: number, limit: number, inTurn: InTurn, failures: DueWork['failures']) {
 		const { p } = this;
+		// The due query comes after the stalled work, which may wait minutes for the request budget:
+		// it looks as far past `now` as the run has taken, or leases run out meanwhile wait a run.
+		const started = p.clock.now();
+		const later = () => now + Math.max(0, p.clock.now() - started);
 		const before = now - p.stalledAfterMs;
 		const swept = (await p.carryOver?.sweep(now, before, limit, inTurn)) ?? {
 			keys: [],
