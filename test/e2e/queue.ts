@@ -202,7 +202,7 @@ export async function startQueueMode(
 			id: POSTGRES_CREDENTIAL_ID,
 			name: 'Messaging Bot PostgreSQL',
 			type: 'messagingBotPostgresApi',
-			data: { ...pg, user: PG.user, password: '', ssl: 'disable', schema: PG_SCHEMA },
+			data: pgStateCredential(pg),
 		},
 	]);
 	const shared = sharedStoreReader(o.store ?? 'redis', stateDb, pg);
@@ -242,6 +242,11 @@ export async function startQueueMode(
 		running.webhooks.push(await startN8n(options, 180_000, 'webhook'));
 	}
 	return running;
+}
+
+/** The Messaging Bot PostgreSQL credential's data the workers get, for a store opened here too. */
+function pgStateCredential(pg: { host: string; port: number; database: string }) {
+	return { ...pg, user: PG.user, password: '', ssl: 'disable' as const, schema: PG_SCHEMA };
 }
 
 /** The keys `store` finds due now, by the query Run Due Work makes; the store closed after. */
@@ -284,11 +289,7 @@ function sharedStoreReader(
 			},
 			dueByStore: async (namespace) =>
 				await dueNow(
-					new PostgresStore(
-						{ ...pg, user: PG.user, password: '', ssl: 'disable', schema: PG_SCHEMA },
-						undefined,
-						{ migrate: false },
-					),
+					new PostgresStore(pgStateCredential(pg), undefined, { migrate: false }),
 					namespace,
 				),
 			async dues(namespace) {
