@@ -193,7 +193,7 @@ describe.each(SHARED_STORES)(
 				const count = (re: RegExp) => lines.filter((l) => re.test(l)).length;
 				// Which executions it ran: the scheduled runs below say what each found.
 				const ids = [...worker.log().matchAll(/Worker started execution (\d+)/g)].map((m) => m[1]);
-				const runs = `${count(/Worker started execution/)} started (${ids.join(' ')}), ${count(/Worker finished execution/)} finished`;
+				const runs = `${ids.length} started (${ids.join(' ')}), ${count(/Worker finished execution/)} finished`;
 				process.stdout.write(`worker ${i} (${who}), ${runs}, last lines:\n${tail.join('\n')}\n`);
 			}
 			// What the scheduled runs did meanwhile: each execution since the pause, Run Due Work's summary.
