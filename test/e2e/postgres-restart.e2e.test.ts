@@ -108,21 +108,30 @@ describe('queue mode, state in PostgreSQL: the store restarted mid-burst (fast, 
 		);
 		expectKept(final, PLAN, 0);
 		expect([written.lost, written.late]).toEqual([0, 0]);
-		// Every failure said which store and why.
+		// Every failure said which store and why: in n8n's log or the execution, never to the sender.
 		expect(errors.other).toEqual([]);
 	});
 });
 
+/** What the trigger answers a delivery it could not record: nothing of the store or its host. */
+const DOOR_ANSWER = JSON.stringify({
+	success: false,
+	message: 'Not recorded this time: send the delivery again',
+});
+
 /**
- * The failures of the outage: deliveries the trigger answered with an error, and executions that
- * failed. Each should name the store (host, port, database); the others are listed.
+ * The failures of the outage. A delivery the trigger could not record is answered 503 with words
+ * that say nothing of the store (the sender may be anyone): the cause goes to n8n's log, one line a
+ * delivery, which must name the store (host, port, database), as must every execution that failed.
+ * The rest are listed in `other`: a 5xx answered otherwise, a logged cause or a failed execution
+ * that does not name the store, a 503 with no line in the log.
  */
 async function outageErrors(
 	emulator: RunningEmulator,
 	n8n: QueueMode,
 	where: string,
-): Promise<{ namingTheStore: number; other: string[] }> {
-	const texts: string[] = [];
+): Promise<{ answered503: number; namingTheStore: number; other: string[] }> {
+	const answered: string[] = [];
 	const list = (
 		await admin<Array<{ id: string }>>(emulator, 'GET', '/deliveries?event=message.received')
 	).body.data;
@@ -134,16 +143,29 @@ async function outageErrors(
 				}>(emulator, 'GET', `/deliveries/${id}`)
 			).body.data.attempts ?? [];
 		for (const a of attempts)
-			if (a.status_code !== null && a.status_code >= 500) texts.push(a.response_body ?? '');
+			if (a.status_code !== null && a.status_code >= 500) answered.push(a.response_body ?? '');
 	}
+	const logged = n8n.main
+		.log()
+		.split('\n')
+		.filter((line) => line.includes('was answered 503:'));
 	const failed = psql(
 		`SELECT d.data FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e.status IN ('error', 'crashed')`,
 		n8n.database,
 	)
 		.split('\n')
 		.filter(Boolean);
-	texts.push(...failed);
-	const namingTheStore = texts.filter((t) => t.includes(where)).length;
-	const other = texts.filter((t) => !t.includes(where)).map((t) => t.slice(0, 300));
-	return { namingTheStore, other };
+	const causes = [...logged, ...failed];
+	const other = [
+		...answered.filter((body) => body !== DOOR_ANSWER),
+		...causes.filter((t) => !t.includes(where)),
+		...(logged.length < answered.length
+			? [`${answered.length} deliveries answered 503, ${logged.length} causes logged`]
+			: []),
+	].map((t) => t.slice(0, 300));
+	return {
+		answered503: answered.length,
+		namingTheStore: causes.filter((t) => t.includes(where)).length,
+		other,
+	};
 }
