@@ -51,7 +51,8 @@ export function psql(sql: string, database = 'postgres'): string {
 	return execFileSync(
 		'psql',
 		['-h', PG.host, '-p', PG.port, '-U', PG.user, '-d', database, '-tAc', sql],
-		{ encoding: 'utf8' },
+		// A report may read every execution of a run (hundreds of MB with their data).
+		{ encoding: 'utf8', maxBuffer: 1024 ** 3 },
 	).trim();
 }
 
