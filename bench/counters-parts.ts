@@ -15,8 +15,8 @@ import { interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
  * Where the analytics counters' cost lies (`npm run bench:counters-parts`; counters-overhead.ts
  * measures the whole). Each row sets two engines side by side, as the counters bench does
  * (MemoryStore, chunks in turns, the verdict by CPU), and changes one part of the counting on one
- * side: the store's share, the record's fields alone, and what a second count of the same step
- * adds to the first. The parts replace the engine's count (its ConversationStore's `countersOf`,
+ * side: the store's share, the record's fields alone, the writes that record an outcome only, and
+ * what a second count of the same step adds to the first. The parts replace the engine's count (its ConversationStore's `countersOf`,
  * a private method) on that engine only.
  */
 const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 6);
@@ -62,6 +62,12 @@ const withCopies =
 		return own(before, after, now);
 	};
 
+/** The engine's count, left out of the writes that only record an effect's outcome. */
+const stepsOnly =
+	(own: Count): Count =>
+	(before, after, now) =>
+		before && before.snapshot === after.snapshot ? undefined : own(before, after, now);
+
 async function open(
 	part: Part,
 	store: MemoryStore,
@@ -91,6 +97,10 @@ async function main(): Promise<void> {
 		() => new UncountingStore(),
 	);
 	await compare("A: off, B: the record's fields alone, no count", ['off', fieldsOnly]);
+	await compare('A: on, B: on but the writes of an outcome only (a reply sent) uncounted', [
+		'on',
+		stepsOnly,
+	]);
 	await compare('A: on with copies made, B: the same and a second count on them', [
 		withCopies(false),
 		withCopies(true),
