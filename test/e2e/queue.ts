@@ -35,6 +35,7 @@ export const STATE_DBS = {
 	pause: 13,
 	pauseBudget: 14,
 	pgRestart: 15,
+	prefix: 1,
 } as const;
 const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
 const POSTGRES_CREDENTIAL_ID = 'mbPgState0000001';
