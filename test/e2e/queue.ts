@@ -19,6 +19,7 @@ import {
 } from '../../scripts/lib/n8n-process';
 import type { RunningEmulator } from '../emulator';
 import { subscribe } from './core';
+import { dropKeys } from './redis-keys';
 
 // The machine's PostgreSQL (trust auth on loopback) and Redis: what n8n's queue mode runs on.
 const PG = { host: '127.0.0.1', port: '5432', user: 'postgres' };
@@ -236,6 +237,8 @@ export async function startQueueMode(
 				// Left for the machine's next reset; the name says whose it was.
 			}
 			rmSync(userFolder, { recursive: true, force: true });
+			// n8n sets its cache keys without expiry: gone with the n8n that made them.
+			await dropKeys([env.N8N_REDIS_KEY_PREFIX, env.QUEUE_BULL_PREFIX]).catch(() => undefined);
 		},
 	};
 	for (let i = 0; i < workers; i++) await running.restartWorker(i);
