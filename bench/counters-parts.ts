@@ -16,8 +16,8 @@ import { interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
  * measures the whole). Each row sets two engines side by side, as the counters bench does
  * (MemoryStore, chunks in turns, the verdict by CPU), and changes one part of the counting on one
  * side: the store's share, the record's fields alone, the writes that record an outcome only, and
- * what a second count of the same step adds to the first. The parts replace the engine's count (its ConversationStore's `countersOf`,
- * a private method) on that engine only.
+ * what a second count of the same step adds to the first. The parts replace the engine's count
+ * (its ConversationStore's `countersOf`, a private method) on that engine only.
  */
 const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 6);
 const CHUNKS = Number(process.env.BENCH_COUNTER_CHUNKS ?? 32);

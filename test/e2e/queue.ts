@@ -182,8 +182,9 @@ export async function startQueueMode(
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: '6379',
 		QUEUE_BULL_PREFIX: database,
-		// n8n's own keys and channels (its cache, pub/sub, leader election) apart from those of any
-		// other n8n on this Redis, as the queue's are: CI runs two queue-mode tests at once.
+		// n8n's own keys and channels apart from any other n8n's on this Redis, as the queue's are:
+		// its cache holds each published workflow, which its triggers run, and CI runs two queue-mode
+		// tests with the same workflow ID at once (redis-prefix.e2e.test.ts shows what sharing does).
 		N8N_REDIS_KEY_PREFIX: database,
 		...extraEnv,
 	};
