@@ -5,9 +5,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { Redis } from 'ioredis';
-import { PostgresStore } from '../../runtime/stores/postgres';
-import { RedisStore } from '../../runtime/stores/redis';
-import type { StateStore } from '../../runtime/stores/types';
 
 import { prepareN8n, type ApiSettings, type Workflow } from '../../scripts/lib/demo-setup';
 import {
@@ -20,9 +17,14 @@ import {
 import type { RunningEmulator } from '../emulator';
 import { subscribe } from './core';
 import { dropKeys } from './redis-keys';
+import {
+	PG,
+	pgStateCredential,
+	sharedStoreReader,
+	type SharedStoreReader,
+	type StoreKind,
+} from './shared-store-reader';
 
-// The machine's PostgreSQL (trust auth on loopback) and Redis: what n8n's queue mode runs on.
-const PG = { host: '127.0.0.1', port: '5432', user: 'postgres' };
 /**
  * The Redis database each queue-mode test file keeps its state and shared budget in. Each file
  * empties its own at start; files run two at a time, so none may share one with another (nor
@@ -42,12 +44,10 @@ const REDIS_CREDENTIAL_ID = 'mbRedisState0001';
 const POSTGRES_CREDENTIAL_ID = 'mbPgState0000001';
 
 /** The shared stores a queue-mode test runs on; each file runs once per store. */
-export type StoreKind = 'redis' | 'postgres';
+export type { StoreKind };
 export const SHARED_STORES: StoreKind[] = (process.env.MB_QUEUE_STORES ?? 'redis,postgres')
 	.split(',')
 	.map((s) => s.trim() as StoreKind);
-/** The schema the PostgreSQL store keeps its tables in (the credential's default). */
-const PG_SCHEMA = 'messaging_bot';
 
 export function psql(sql: string, database = 'postgres'): string {
 	return execFileSync(
@@ -113,7 +113,7 @@ export function onStore(kind: StoreKind, workflow: Workflow): Workflow {
 	return copy;
 }
 
-export type QueueMode = {
+export type QueueMode = SharedStoreReader & {
 	database: string;
 	main: RunningN8n;
 	workers: RunningN8n[];
@@ -121,19 +121,8 @@ export type QueueMode = {
 	webhooks: RunningN8n[];
 	/** Starts worker i again (after a kill). */
 	restartWorker(i: number): Promise<void>;
-	/** The records of a namespace of the shared store, as the store keeps them (expired ones too). */
-	records(namespace: string): Promise<StoredRecord[]>;
-	/** How many claims of a namespace start with `prefix`. */
-	claims(namespace: string, prefix: string): Promise<number>;
-	/** The due index of a namespace: each key's mark (ms since the epoch). */
-	dues(namespace: string): Promise<Record<string, number>>;
-	/** The keys due now by the store's own query (the runtime's, as Run Due Work asks it). */
-	dueByStore(namespace: string): Promise<string[]>;
 	stop(): Promise<void>;
 };
-
-/** A record as the store keeps it: its version and its deadline (null: none) beside the value. */
-type StoredRecord = { key: string; value: string; version: number; expires: number | null };
 
 export type QueueOptions = {
 	/** The Redis database of the Messaging Bot Redis credential; emptied first. */
@@ -248,101 +237,4 @@ export async function startQueueMode(
 		running.webhooks.push(await startN8n(options, 180_000, 'webhook'));
 	}
 	return running;
-}
-
-/** The Messaging Bot PostgreSQL credential's data the workers get, for a store opened here too. */
-function pgStateCredential(pg: { host: string; port: number; database: string }) {
-	return { ...pg, user: PG.user, password: '', ssl: 'disable' as const, schema: PG_SCHEMA };
-}
-
-/** The keys `store` finds due now, by the query Run Due Work makes; the store closed after. */
-async function dueNow(store: StateStore, namespace: string): Promise<string[]> {
-	try {
-		return await store.due(namespace, Date.now(), 500);
-	} finally {
-		await store.close();
-	}
-}
-
-/** Reads what the store kept, straight from Redis or from the PostgreSQL tables. */
-function sharedStoreReader(
-	kind: StoreKind,
-	stateDb: number,
-	pg: { host: string; port: number; database: string },
-): Pick<QueueMode, 'records' | 'claims' | 'dues' | 'dueByStore'> {
-	if (kind === 'postgres') {
-		const select = (sql: string) =>
-			execFileSync(
-				'psql',
-				['-h', pg.host, '-p', String(pg.port), '-U', PG.user, '-d', pg.database, '-tAc', sql],
-				{ encoding: 'utf8' },
-			);
-		// JSON out, so values with any characters come back whole; the namespace is a test's own.
-		const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
-		return {
-			async records(namespace) {
-				const out = select(
-					`SELECT coalesce(json_agg(json_build_object('key', key, 'value', value, 'version', version, 'expires', expires)), '[]') FROM ${PG_SCHEMA}.records WHERE ns = ${quoted(namespace)}`,
-				);
-				return JSON.parse(out) as StoredRecord[];
-			},
-			async claims(namespace, prefix) {
-				return Number(
-					select(
-						`SELECT count(*) FROM ${PG_SCHEMA}.claims WHERE ns = ${quoted(namespace)} AND starts_with(id, ${quoted(prefix)})`,
-					),
-				);
-			},
-			dueByStore: async (namespace) =>
-				await dueNow(
-					new PostgresStore(pgStateCredential(pg), undefined, { migrate: false }),
-					namespace,
-				),
-			async dues(namespace) {
-				const out = select(
-					`SELECT coalesce(json_object_agg(key, due), '{}') FROM ${PG_SCHEMA}.dues WHERE ns = ${quoted(namespace)}`,
-				);
-				return JSON.parse(out) as Record<string, number>;
-			},
-		};
-	}
-	const at = (namespace: string, kind: string) => `messaging-bot:{${namespace}}:${kind}:`;
-	const withRedis = async <T>(work: (redis: Redis) => Promise<T>): Promise<T> => {
-		const redis = new Redis({ host: '127.0.0.1', port: 6379, db: stateDb });
-		try {
-			return await work(redis);
-		} finally {
-			await redis.quit();
-		}
-	};
-	return {
-		records: (namespace) =>
-			withRedis(async (redis) => {
-				const prefix = at(namespace, 'record');
-				const records: StoredRecord[] = [];
-				for (const key of await redis.keys(`${prefix}*`)) {
-					const [value, version, expires] = await redis.hmget(key, 'value', 'version', 'expires');
-					if (value === null) continue;
-					const deadline = expires === null ? null : Number(expires);
-					records.push({
-						key: key.slice(prefix.length),
-						value,
-						version: Number(version),
-						expires: deadline,
-					});
-				}
-				return records;
-			}),
-		claims: (namespace, prefix) =>
-			withRedis(async (redis) => (await redis.keys(`${at(namespace, 'claim')}${prefix}*`)).length),
-		dueByStore: async (namespace) =>
-			await dueNow(new RedisStore({ host: '127.0.0.1', port: 6379, db: stateDb }), namespace),
-		dues: (namespace) =>
-			withRedis(async (redis) => {
-				const flat = await redis.zrange(at(namespace, 'due').slice(0, -1), '0', '-1', 'WITHSCORES');
-				const dues: Record<string, number> = {};
-				for (let i = 0; i < flat.length; i += 2) dues[flat[i]] = Number(flat[i + 1]);
-				return dues;
-			}),
-	};
 }
