@@ -1,11 +1,16 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 import type { MessageReceived } from '../runtime/scenarios';
-import { increments } from '../runtime/scenarios/analytics/counter-keys';
+import { COUNTERS_NAMESPACE, increments } from '../runtime/scenarios/analytics/counter-keys';
 import { takeNotes } from '../runtime/scenarios/analytics/step-notes';
 import { stepTally } from '../runtime/scenarios/analytics/tally';
 import type { ConversationRecord } from '../runtime/scenarios/durability/record';
 import { MemoryStore } from '../runtime/stores/memory';
-import type { WriteOptions } from '../runtime/stores/types';
+import { SqliteStore } from '../runtime/stores/sqlite';
+import type { StateStore, WriteOptions } from '../runtime/stores/types';
 import { side } from './counters-overhead';
 import { table } from './lib';
 import { messages } from './order-traffic';
@@ -13,16 +18,23 @@ import { interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
 
 /**
  * Where the analytics counters' cost lies (`npm run bench:counters-parts`; counters-overhead.ts
- * measures the whole). Each row sets two engines side by side, as the counters bench does
- * (MemoryStore, chunks in turns, the verdict by CPU), and changes one part of the counting on one
- * side: the store's share, the record's fields alone, the writes that record an outcome only, and
- * what a second count of the same step adds to the first. The parts replace the engine's count
- * (its ConversationStore's `countersOf`, a private method) on that engine only.
+ * measures the whole). Each row sets two engines side by side, as the counters bench does (chunks
+ * in turns, the verdict by CPU), and changes one part of the counting on one side: the store's
+ * share, the record's fields alone, the count's own work (run on copies, the record and the store
+ * untouched), the bookkeeping any count pays (the fields and a typical step's two hashes, stored,
+ * nothing decided), the writes that record an outcome only, and what a second count of the same
+ * step adds to the first. The parts replace the engine's count (its ConversationStore's
+ * `countersOf`, a private method) on that engine only. BENCH_PARTS_STORE=sqlite: every side on a
+ * SQLite file of its own (MemoryStore without); BENCH_PARTS picks rows by their ids (main's ROWS).
  */
 const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 6);
 const CHUNKS = Number(process.env.BENCH_COUNTER_CHUNKS ?? 32);
 const UNTIMED = 3_000;
 const TIMED = Number(process.env.BENCH_COUNTER_MESSAGES ?? 8_000);
+const SQLITE = process.env.BENCH_PARTS_STORE === 'sqlite';
+// Rows run one after another in a process move each other (one by 3 to 4 points, docs/benchmarks.md):
+// BENCH_PARTS=whole,bookkeeping runs only those rows (one a process reads each as if alone).
+const picked = process.env.BENCH_PARTS?.split(',');
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
 type Rec = ConversationRecord | undefined;
@@ -31,12 +43,12 @@ type Count = (before: Rec, after: ConversationRecord, now: number) => WriteOptio
 /** A side's counting: none, the engine's own, or a replacement built from the engine's own. */
 type Part = 'off' | 'on' | ((own: Count) => Count);
 
-/** A store that writes the records and drops the counts: the store's share of the cost. */
-class UncountingStore extends MemoryStore {
-	override async write(...args: Parameters<MemoryStore['write']>): Promise<number | null> {
-		const [namespace, key, value, expected, options] = args;
-		return await super.write(namespace, key, value, expected, { ...options, counters: undefined });
-	}
+/** `store`, writing the records and dropping the counts: the store's share of the cost. */
+function uncounting(store: StateStore): StateStore {
+	const write = store.write.bind(store);
+	store.write = async (namespace, key, value, expected, options) =>
+		await write(namespace, key, value, expected, { ...options, counters: undefined });
+	return store;
 }
 
 const copy = (r: Rec): Rec => r && { ...r, outbox: r.outbox.map((e) => ({ ...e })) };
@@ -50,6 +62,42 @@ const fieldsOnly = (): Count => (before, after, now) => {
 	after.stop = `2026-01-01 stopLive:${after.snapshot.value}:${Math.floor(now / 60_000)}`;
 	for (const entry of after.outbox) if (entry.status === 'done') entry.counted = true;
 	return undefined;
+};
+
+/** The engine's count made on copies of the records, nothing stored: its own work alone. */
+const onCopiesOnly = (): Count => (before, after, now) => {
+	// The copy carries the step's notes (symbols, spread with it); the record's are taken too.
+	increments('default', stepTally(copy(before), copy(after) as ConversationRecord, now), now, 90);
+	takeNotes(after);
+	return undefined;
+};
+
+// A moving step's fields, named as the example's loop names them (ask_number > lookup > status).
+const STEP_FIELDS = [
+	'messages',
+	'wait:ask_number:7',
+	'edge:ask_number>lookup',
+	'entered:lookup',
+	'edge:lookup>status',
+	'entered:status',
+	'stopLive:ask_number:1',
+	'stopLive:status:2',
+];
+
+/** The fields, and every write's two hashes of a moving step's fields, stored: no decision made. */
+const bookkeeping = (): Count => {
+	const fields = fieldsOnly();
+	return (before, after, now) => {
+		fields(before, after, now);
+		const day = new Map<string, number>();
+		for (const name of STEP_FIELDS) day.set(name, (day.get(name) ?? 0) + 1);
+		const live = new Map([['ask_number', -1]]);
+		live.set('status', 1);
+		const [key, expiresAt] = ['default|order-status@2|', now + 86_400_000];
+		const hashes = [{ key: `${key}2026-01-01`, incr: day, expiresAt }];
+		hashes.push({ key: `${key}now`, incr: live, expiresAt });
+		return { namespace: COUNTERS_NAMESPACE, hashes };
+	};
 };
 
 /** The engine's count, after the same count (and its increments) made on copies, or copies only. */
@@ -70,7 +118,7 @@ const stepsOnly =
 
 async function open(
 	part: Part,
-	store: MemoryStore,
+	store: StateStore,
 	events: MessageReceived[],
 ): Promise<ChunkedSide> {
 	return await side(store, events, UNTIMED, part !== 'off', (engine) => {
@@ -81,32 +129,48 @@ async function open(
 	});
 }
 
-async function main(): Promise<void> {
+async function main(dir: string): Promise<void> {
+	let n = 0;
+	const fresh = (): StateStore =>
+		SQLITE ? new SqliteStore(path.join(dir, `side${++n}.sqlite`)) : new MemoryStore();
 	const events = messages(UNTIMED + TIMED, 'm');
 	const rows: Array<Record<string, string>> = [];
-	const compare = async (what: string, sides: [Part, Part], storeOf = () => new MemoryStore()) => {
+	const ROWS: Record<string, { what: string; sides: [Part, Part]; store?: () => StateStore }> = {
+		whole: { what: 'A: off, B: on (the whole cost)', sides: ['off', 'on'] },
+		uncounted: {
+			what: 'A: off, B: on, its store dropping the counts',
+			sides: ['off', 'on'],
+			store: () => uncounting(fresh()),
+		},
+		fields: { what: "A: off, B: the record's fields alone, no count", sides: ['off', fieldsOnly] },
+		copies: {
+			what: 'A: off, B: the count on copies, the record and the store untouched',
+			sides: ['off', onCopiesOnly],
+		},
+		bookkeeping: {
+			what: "A: off, B: the fields and a moving step's two hashes, stored, nothing decided",
+			sides: ['off', bookkeeping],
+		},
+		steps: {
+			what: 'A: on, B: on but the writes of an outcome only (a reply sent) uncounted',
+			sides: ['on', stepsOnly],
+		},
+		second: {
+			what: 'A: on with copies made, B: the same and a second count on them',
+			sides: [withCopies(false), withCopies(true)],
+		},
+	};
+	const compare = async (what: string, sides: [Part, Part], storeOf: () => StateStore) => {
 		const [a, b] = await interleaved(ROUNDS, CHUNKS, async (i) =>
-			open(sides[i], i === 1 ? storeOf() : new MemoryStore(), events),
+			open(sides[i], i === 1 ? storeOf() : fresh(), events),
 		);
 		rows.push({ part: what, ...overheadRow({ off: 'A', on: 'B', short: 'B' }, a, b, 0.1) });
 	};
-	await compare('A: off, B: on (the whole cost)', ['off', 'on']);
-	await compare(
-		'A: off, B: on, its store dropping the counts',
-		['off', 'on'],
-		() => new UncountingStore(),
-	);
-	await compare("A: off, B: the record's fields alone, no count", ['off', fieldsOnly]);
-	await compare('A: on, B: on but the writes of an outcome only (a reply sent) uncounted', [
-		'on',
-		stepsOnly,
-	]);
-	await compare('A: on with copies made, B: the same and a second count on them', [
-		withCopies(false),
-		withCopies(true),
-	]);
+	for (const [id, { what, sides, store }] of Object.entries(ROWS))
+		if (!picked || picked.includes(id)) await compare(what, sides, store ?? fresh);
+	const store = SQLITE ? 'SQLite, a file a side' : 'MemoryStore';
 	out(
-		`Where the counters' cost lies (MemoryStore, ${TIMED.toLocaleString('en')} messages a side after ${UNTIMED.toLocaleString('en')} untimed, ${ROUNDS} rounds of chunks in turns; the verdict is B's CPU against A's, as in the counters bench):`,
+		`Where the counters' cost lies (${store}, ${TIMED.toLocaleString('en')} messages a side after ${UNTIMED.toLocaleString('en')} untimed, ${ROUNDS} rounds of chunks in turns; the verdict is B's CPU against A's, as in the counters bench):`,
 	);
 	out(table(rows.map(({ part, ...row }) => ({ part, ...pick(row) }))));
 }
@@ -117,7 +181,10 @@ function pick(row: Record<string, string>): Record<string, string> {
 	return Object.fromEntries(keys.slice(0, 3).map((k) => [k, row[k]]));
 }
 
-main().catch((error: unknown) => {
-	process.stderr.write(`${String(error)}\n`);
-	process.exitCode = 1;
-});
+const dir = mkdtempSync(path.join(tmpdir(), 'mb-counter-parts-'));
+main(dir)
+	.catch((error: unknown) => {
+		process.stderr.write(`${String(error)}\n`);
+		process.exitCode = 1;
+	})
+	.finally(() => rmSync(dir, { recursive: true, force: true }));
