@@ -19,6 +19,7 @@ const SECONDS = {
 	'shared-conversations.e2e.test.ts': 145,
 	'analytics-kill.e2e.test.ts': 135,
 	'store-faults.e2e.test.ts': 135,
+	'redis-prefix.e2e.test.ts': 125,
 	'postgres-restart.e2e.test.ts': 120,
 	'versions.e2e.test.ts': 100,
 	'n8n.e2e.test.ts': 90,

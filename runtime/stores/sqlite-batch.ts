@@ -31,6 +31,15 @@ export interface BatchTail {
 const holding = new Set<GroupCommit>();
 
 /**
+ * Commits the batches this process's connections hold open: what a connection does before it
+ * writes outside a batch (opening a file writes to it), or it would wait for their lock with the
+ * event loop blocked until SQLite gives up.
+ */
+export function commitOpenBatches(): void {
+	for (const other of holding) other.commit();
+}
+
+/**
  * Group commit for one connection. The writes of everything the process does in one turn of the
  * event loop (the steps, outbox leases and inbox appends of concurrently handled messages) share
  * one write transaction: the first operation opens it (BEGIN IMMEDIATE), each runs at once inside
@@ -129,7 +138,7 @@ export class GroupCommit {
 
 	private open(): Batch {
 		if (this.batch) return this.batch;
-		for (const other of holding) other.commit();
+		commitOpenBatches();
 		// Never left open by a failure: a connection stuck in a transaction holds the write lock.
 		if (this.db.isTransaction) this.rollback();
 		this.s.begin.run();

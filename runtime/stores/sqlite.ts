@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 import { getOrCreate } from '../per-process';
-import { GroupCommit, UNDO } from './sqlite-batch';
+import { commitOpenBatches, GroupCommit, UNDO } from './sqlite-batch';
 import { sqliteStoreError } from './sqlite-errors';
 import { SweepSchedule } from './sweep-schedule';
 import type { LostWrites } from './loss';
@@ -42,6 +42,8 @@ export class SqliteStore implements StateStore {
 		this.sweeps = new SweepSchedule(now());
 		try {
 			if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+			// Opening writes (the schema, the loss marker): another connection's open batch first.
+			commitOpenBatches();
 			this.db = new (nodeSqlite().DatabaseSync)(file);
 			this.db.exec(SCHEMA);
 			migrate(this.db);
