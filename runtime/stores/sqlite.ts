@@ -42,8 +42,7 @@ export class SqliteStore implements StateStore {
 		this.sweeps = new SweepSchedule(now());
 		try {
 			if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-			// Opening writes (the schema, the loss marker): another connection's open batch first.
-			commitOpenBatches();
+			commitOpenBatches(); // opening writes (the schema, the loss marker)
 			this.db = new (nodeSqlite().DatabaseSync)(file);
 			this.db.exec(SCHEMA);
 			migrate(this.db);
