@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { freePort } from '../../scripts/lib/n8n-process';
+import { psqlAt } from './psql';
 
 /**
  * A PostgreSQL server of a test's own (its data folder and port), to stop and start at will: the
@@ -75,12 +76,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
 			}
 			rmSync(dir, { recursive: true, force: true });
 		},
-		psql: (sql, database = 'postgres') =>
-			execFileSync(
-				'psql',
-				['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', database, '-tAc', sql],
-				{ encoding: 'utf8' },
-			).trim(),
+		psql: (sql, database = 'postgres') => psqlAt({ host: '127.0.0.1', port }, database, sql),
 	};
 	server.start();
 	return server;

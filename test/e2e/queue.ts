@@ -1,5 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- end-to-end tooling: runs a real n8n, never loaded by n8n */
-import { execFileSync } from 'node:child_process';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- end-to-end tooling: runs a real n8n, never loaded by n8n */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import {
 } from '../../scripts/lib/n8n-process';
 import type { RunningEmulator } from '../emulator';
 import { subscribe } from './core';
+import { psqlAt } from './psql';
 import { dropKeys } from './redis-keys';
 import {
 	PG,
@@ -50,12 +50,7 @@ export const SHARED_STORES: StoreKind[] = (process.env.MB_QUEUE_STORES ?? 'redis
 	.map((s) => s.trim() as StoreKind);
 
 export function psql(sql: string, database = 'postgres'): string {
-	return execFileSync(
-		'psql',
-		['-h', PG.host, '-p', PG.port, '-U', PG.user, '-d', database, '-tAc', sql],
-		// A report may read every execution of a run (hundreds of MB with their data).
-		{ encoding: 'utf8', maxBuffer: 1024 ** 3 },
-	).trim();
+	return psqlAt(PG, database, sql);
 }
 
 /**

@@ -1,10 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- end-to-end tooling, never loaded by n8n */
-import { execFileSync } from 'node:child_process';
-
 import { Redis } from 'ioredis';
 import { PostgresStore } from '../../runtime/stores/postgres';
 import { RedisStore } from '../../runtime/stores/redis';
 import type { StateStore } from '../../runtime/stores/types';
+import { psqlAt } from './psql';
 
 // The machine's PostgreSQL (trust auth on loopback) and Redis: what n8n's queue mode runs on.
 export const PG = { host: '127.0.0.1', port: '5432', user: 'postgres' };
@@ -49,12 +47,7 @@ export function sharedStoreReader(
 	pg: { host: string; port: number; database: string },
 ): SharedStoreReader {
 	if (kind === 'postgres') {
-		const select = (sql: string) =>
-			execFileSync(
-				'psql',
-				['-h', pg.host, '-p', String(pg.port), '-U', PG.user, '-d', pg.database, '-tAc', sql],
-				{ encoding: 'utf8' },
-			);
+		const select = (sql: string) => psqlAt(pg, pg.database, sql);
 		// JSON out, so values with any characters come back whole; the namespace is a test's own.
 		const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
 		return {
