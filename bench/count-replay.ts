@@ -4,7 +4,7 @@ import { stepFacts, stepPath } from '../runtime/scenarios/analytics/step-notes';
 import { stepTally } from '../runtime/scenarios/analytics/tally';
 import type { ConversationRecord } from '../runtime/scenarios/durability/record';
 import { MemoryStore } from '../runtime/stores/memory';
-import { side } from './counters-overhead';
+import { copyRecord as copy, replaceCount, side, type Rec } from './counters-overhead';
 import { table } from './lib';
 import { messages } from './order-traffic';
 
@@ -20,11 +20,7 @@ const ROUNDS = 15;
 const EVICT_KB = [0, 512, 2048];
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
-type Rec = ConversationRecord | undefined;
 type Write = { before: Rec; after: ConversationRecord; now: number };
-
-// A copy carries the step's notes (symbol-keyed, spread with the record).
-const copy = (r: Rec): Rec => r && { ...r, outbox: r.outbox.map((e) => ({ ...e })) };
 
 /** Whether a write saves a step (noted, or moved) rather than an effect's outcome only. */
 const isStep = ({ before, after }: Write) =>
@@ -34,17 +30,13 @@ async function record(): Promise<Write[]> {
 	const writes: Write[] = [];
 	let recording = false;
 	const events = messages(3_000 + TIMED, 'm');
-	const chunks = await side(new MemoryStore(), events, 3_000, true, (engine) => {
-		type Count = (before: Rec, after: ConversationRecord, now: number) => unknown;
-		const conversations = (engine as unknown as { conversations: { countersOf: Count } })
-			.conversations;
-		const own = conversations.countersOf.bind(conversations);
-		conversations.countersOf = (before, after, now) => {
+	const chunks = await side(new MemoryStore(), events, 3_000, true, (engine) =>
+		replaceCount(engine, (own) => (before, after, now) => {
 			if (recording)
 				writes.push({ before: copy(before), after: copy(after) as ConversationRecord, now });
 			return own(before, after, now);
-		};
-	});
+		}),
+	);
 	recording = true;
 	for (let k = 0; k < 32; k++) await chunks.run(k);
 	await chunks.close();

@@ -3,13 +3,34 @@ import { Redis } from 'ioredis';
 
 import { ScenarioEngine, type MessageReceived } from '../runtime/scenarios';
 import { COUNTERS_NAMESPACE } from '../runtime/scenarios/analytics/counter-keys';
+import type { ConversationRecord } from '../runtime/scenarios/durability/record';
 import type { StateStore } from '../runtime/stores';
+import type { WriteOptions } from '../runtime/stores/types';
 import { HistoryApi } from './history-api';
 import { handleConcurrently, table } from './lib';
 import { clients, order } from './order-traffic';
 import { chunkedSide, interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
 
 const CONCURRENCY = 50;
+
+/** A record as the engine's count reads it: none before a conversation's first write. */
+export type Rec = ConversationRecord | undefined;
+/** The engine's count of one write (its ConversationStore's `countersOf`, a private method). */
+export type Count = (
+	before: Rec,
+	after: ConversationRecord,
+	now: number,
+) => WriteOptions['counters'];
+
+/** A copy of a record a count may mark; the step's notes (symbol-keyed) are spread with it. */
+export const copyRecord = (r: Rec): Rec => r && { ...r, outbox: r.outbox.map((e) => ({ ...e })) };
+
+/** Puts a count built from the engine's own in its place, on this engine only. */
+export function replaceCount(engine: ScenarioEngine, make: (own: Count) => Count): void {
+	const conversations = (engine as unknown as { conversations: { countersOf: Count } })
+		.conversations;
+	conversations.countersOf = make(conversations.countersOf.bind(conversations));
+}
 
 /**
  * The analytics counters' cost: each store with the counters on and off in the same run, both

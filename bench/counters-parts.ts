@@ -10,8 +10,8 @@ import { stepTally } from '../runtime/scenarios/analytics/tally';
 import type { ConversationRecord } from '../runtime/scenarios/durability/record';
 import { MemoryStore } from '../runtime/stores/memory';
 import { SqliteStore } from '../runtime/stores/sqlite';
-import type { StateStore, WriteOptions } from '../runtime/stores/types';
-import { side } from './counters-overhead';
+import type { StateStore } from '../runtime/stores/types';
+import { copyRecord as copy, replaceCount, side, type Count } from './counters-overhead';
 import { table } from './lib';
 import { messages } from './order-traffic';
 import { interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
@@ -37,9 +37,6 @@ const SQLITE = process.env.BENCH_PARTS_STORE === 'sqlite';
 const picked = process.env.BENCH_PARTS?.split(',');
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
-type Rec = ConversationRecord | undefined;
-type Count = (before: Rec, after: ConversationRecord, now: number) => WriteOptions['counters'];
-
 /** A side's counting: none, the engine's own, or a replacement built from the engine's own. */
 type Part = 'off' | 'on' | ((own: Count) => Count);
 
@@ -50,8 +47,6 @@ function uncounting(store: StateStore): StateStore {
 		await write(namespace, key, value, expected, { ...options, counters: undefined });
 	return store;
 }
-
-const copy = (r: Rec): Rec => r && { ...r, outbox: r.outbox.map((e) => ({ ...e })) };
 
 /** The record's fields as a count leaves them, with no count: reached, entered, stop, counted. */
 const fieldsOnly = (): Count => (before, after, now) => {
@@ -122,10 +117,7 @@ async function open(
 	events: MessageReceived[],
 ): Promise<ChunkedSide> {
 	return await side(store, events, UNTIMED, part !== 'off', (engine) => {
-		if (typeof part !== 'function') return;
-		const conversations = (engine as unknown as { conversations: { countersOf: Count } })
-			.conversations;
-		conversations.countersOf = part(conversations.countersOf.bind(conversations));
+		if (typeof part === 'function') replaceCount(engine, part);
 	});
 }
 
