@@ -20,8 +20,7 @@ import { interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
  * Where the analytics counters' cost lies (`npm run bench:counters-parts`; counters-overhead.ts
  * measures the whole). Each row sets two engines side by side, as the counters bench does (chunks
  * in turns, the verdict by CPU), and changes one part of the counting on one side: the store's
- * share, the record's fields alone, the count's own work (run on copies, the record and the store
- * untouched), the bookkeeping any count pays (the fields and a typical step's two hashes, stored,
+ * share, the record's fields alone, the bookkeeping any count pays (the fields and a typical step's two hashes, stored,
  * nothing decided), the writes that record an outcome only, and what a second count of the same
  * step adds to the first. The parts replace the engine's count (its ConversationStore's
  * `countersOf`, a private method) on that engine only. BENCH_PARTS_STORE=sqlite: every side on a
@@ -56,14 +55,6 @@ const fieldsOnly = (): Count => (before, after, now) => {
 	after.enteredAt = moved ? now : before?.enteredAt;
 	after.stop = `2026-01-01 stopLive:${after.snapshot.value}:${Math.floor(now / 60_000)}`;
 	for (const entry of after.outbox) if (entry.status === 'done') entry.counted = true;
-	return undefined;
-};
-
-/** The engine's count made on copies of the records, nothing stored: its own work alone. */
-const onCopiesOnly = (): Count => (before, after, now) => {
-	// The copy carries the step's notes (symbols, spread with it); the record's are taken too.
-	increments('default', stepTally(copy(before), copy(after) as ConversationRecord, now), now, 90);
-	takeNotes(after);
 	return undefined;
 };
 
@@ -135,10 +126,6 @@ async function main(dir: string): Promise<void> {
 			store: () => uncounting(fresh()),
 		},
 		fields: { what: "A: off, B: the record's fields alone, no count", sides: ['off', fieldsOnly] },
-		copies: {
-			what: 'A: off, B: the count on copies, the record and the store untouched',
-			sides: ['off', onCopiesOnly],
-		},
 		bookkeeping: {
 			what: "A: off, B: the fields and a moving step's two hashes, stored, nothing decided",
 			sides: ['off', bookkeeping],
