@@ -51,6 +51,17 @@ export interface CounterStore {
 	open(i: number): StateStore;
 }
 
+/** The counters benches' engine: the order-status example on `store`, counting or not. */
+export function benchEngine(store: StateStore, analytics: boolean): ScenarioEngine {
+	return new ScenarioEngine({
+		scenarios: [order],
+		store,
+		api: new HistoryApi(clients),
+		clock: { now: () => Date.now() },
+		...(analytics ? {} : { analytics: false }),
+	});
+}
+
 /**
  * A side: `store`, its engine counting or not, `untimed` events handled at once, then chunks.
  * `adjust`: a change made to the engine before it runs (counters-parts.ts).
@@ -62,13 +73,7 @@ export async function side(
 	analytics: boolean,
 	adjust?: (engine: ScenarioEngine) => void,
 ): Promise<ChunkedSide> {
-	const engine = new ScenarioEngine({
-		scenarios: [order],
-		store,
-		api: new HistoryApi(clients),
-		clock: { now: () => Date.now() },
-		...(analytics ? {} : { analytics: false }),
-	});
+	const engine = benchEngine(store, analytics);
 	adjust?.(engine);
 	const handle = async (list: MessageReceived[]) =>
 		await handleConcurrently(async (e) => await engine.handle(e), list, CONCURRENCY, []);

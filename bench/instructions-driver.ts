@@ -1,9 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
-import { ScenarioEngine } from '../runtime/scenarios';
 import { MemoryStore } from '../runtime/stores/memory';
-import { HistoryApi } from './history-api';
+import { benchEngine } from './counters-overhead';
 import { handleConcurrently } from './lib';
-import { clients, messages, order } from './order-traffic';
+import { messages } from './order-traffic';
 
 /**
  * One side of `bench/count-instructions.ts`, run under valgrind: the counters bench's traffic
@@ -16,13 +15,7 @@ async function main(): Promise<void> {
 	const warm = Number(process.env.MB_INSTR_WARM ?? 10_000);
 	const timed = Number(process.env.MB_INSTR_MESSAGES ?? 2_000);
 	const store = new MemoryStore();
-	const engine = new ScenarioEngine({
-		scenarios: [order],
-		store,
-		api: new HistoryApi(clients),
-		clock: { now: () => Date.now() },
-		...(counting ? {} : { analytics: false }),
-	});
+	const engine = benchEngine(store, counting);
 	const events = messages(warm + timed, 'i');
 	await handleConcurrently(async (e) => await engine.handle(e), events, 50, []);
 	await store.close();
