@@ -5,6 +5,7 @@ import { cp, readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 import { bundleStudio } from './bundle-studio';
+import { writeBuildStamp } from './lib/build-stamp';
 
 const root = path.resolve(__dirname, '..');
 
@@ -78,6 +79,8 @@ async function main(): Promise<void> {
 	});
 	// The studio page, for the browser, after the clean-up above (which keeps only node files).
 	await bundleStudio();
+	// What `npm run test:editor` and `test:studio` read to skip building the same sources again.
+	writeBuildStamp();
 }
 
 const common = {

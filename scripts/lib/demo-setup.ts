@@ -2,13 +2,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import {
-	installPackage,
-	n8nCli,
-	packPackage,
-	waitForWebhook,
-	type N8nOptions,
-} from './n8n-process';
+import { seedSqliteDatabase } from './n8n-database';
+import { n8nCli, waitForWebhook, type N8nOptions } from './n8n-process';
+import { installPackage, packPackage } from './package-install';
 import { publishAll } from './n8n-publish';
 
 const root = path.resolve(__dirname, '../..');
@@ -94,7 +90,8 @@ export function prepareN8n(
 	workflows: Workflow[] = exampleWorkflows(),
 	extraCredentials: Array<{ id: string; name: string; type: string; data: object }> = [],
 ): void {
-	installPackage(o.userFolder, packPackage(path.join(o.userFolder, 'pack')));
+	installPackage(o.userFolder, packPackage());
+	seedSqliteDatabase(o);
 	const credentials = [
 		{
 			id: API_CREDENTIAL_ID,

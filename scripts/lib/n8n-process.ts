@@ -1,6 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- dev tooling: runs a real n8n, never loaded by n8n */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -25,54 +24,6 @@ function nodeFor(n8nVersion: string): string {
 export function runtimeLabel(n8nVersion: string): string {
 	const node = execFileSync(nodeFor(n8nVersion), ['--version'], { encoding: 'utf8' }).trim();
 	return `${n8nVersion} on Node.js ${node.replace(/^v/, '')}`;
-}
-
-/** Packs this package as npm would publish it; returns the tarball's path. */
-export function packPackage(destination: string): string {
-	const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-		n8n: { nodes: string[]; credentials: string[] };
-	};
-	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials].filter(
-		(f) => !existsSync(path.join(root, f)),
-	);
-	// n8n refuses the whole package when one declared file is missing.
-	if (missing.length > 0)
-		throw new Error(`Not built: ${missing.join(', ')}. Run \`npm run build\` first.`);
-	mkdirSync(destination, { recursive: true });
-	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
-		cwd: root,
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'ignore'],
-	});
-	return path.join(destination, (JSON.parse(out) as Array<{ filename: string }>)[0].filename);
-}
-
-/**
- * Puts the package where n8n keeps community packages (<user folder>/.n8n/nodes/node_modules),
- * unpacked as n8n's own installer unpacks a tarball, so n8n loads it as a community package.
- */
-export function installPackage(userFolder: string, tarball: string): void {
-	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	const target = path.join(nodesDir, 'node_modules', 'n8n-nodes-messaging-bot');
-	mkdirSync(target, { recursive: true });
-	execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
-	const version = (
-		JSON.parse(
-			execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
-		) as { version: string }
-	).version;
-	writeFileSync(
-		path.join(nodesDir, 'package.json'),
-		JSON.stringify(
-			{
-				name: 'installed-nodes',
-				private: true,
-				dependencies: { 'n8n-nodes-messaging-bot': version },
-			},
-			null,
-			2,
-		),
-	);
 }
 
 export type N8nOptions = {

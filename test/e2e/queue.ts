@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 
 import { prepareN8n, type ApiSettings, type Workflow } from '../../scripts/lib/demo-setup';
+import { migratedPostgresTemplate } from '../../scripts/lib/n8n-database';
 import {
 	freePort,
 	startN8n,
@@ -120,7 +121,7 @@ export type QueueMode = SharedStoreReader & {
 };
 
 export type QueueOptions = {
-	/** The Redis database of the Messaging Bot Redis credential; emptied first. */
+	/** The Redis database of the Messaging Bot Redis credential; emptied first when `store` is Redis. */
 	stateDb: number;
 	/**
 	 * The store the workflows were put on (`onStore`): Redis, or PostgreSQL (n8n's own database,
@@ -133,6 +134,14 @@ export type QueueOptions = {
 	webhookProcessors?: number;
 	/** The port of the Redis the state store uses (default the machine's, 6379; n8n's queue stays there). */
 	statePort?: number;
+};
+
+/** n8n's connection to the machine's PostgreSQL, its database apart. */
+const PG_ENV = {
+	DB_POSTGRESDB_HOST: PG.host,
+	DB_POSTGRESDB_PORT: PG.port,
+	DB_POSTGRESDB_USER: PG.user,
+	DB_POSTGRESDB_PASSWORD: '',
 };
 
 /** n8n in queue mode: a main process and `workers` workers on PostgreSQL and Redis. */
@@ -151,17 +160,17 @@ export async function startQueueMode(
 ): Promise<QueueMode> {
 	const database = `mb_e2e_${process.pid}_${Date.now()}`;
 	const userFolder = mkdtempSync(path.join(tmpdir(), 'mb-queue-'));
-	psql(`CREATE DATABASE ${database}`);
-	const state = new Redis({ host: '127.0.0.1', port: statePort, db: stateDb });
-	await state.flushdb();
-	await state.quit();
+	psql(`CREATE DATABASE ${database} TEMPLATE ${migratedPostgresTemplate(psql, PG_ENV)}`);
+	// Emptied only for a store kept there: another n8n may be using it (side by side, or before).
+	if ((o.store ?? 'redis') === 'redis') {
+		const state = new Redis({ host: '127.0.0.1', port: statePort, db: stateDb });
+		await state.flushdb();
+		await state.quit();
+	}
 	const env = {
 		DB_TYPE: 'postgresdb',
-		DB_POSTGRESDB_HOST: PG.host,
-		DB_POSTGRESDB_PORT: PG.port,
+		...PG_ENV,
 		DB_POSTGRESDB_DATABASE: database,
-		DB_POSTGRESDB_USER: PG.user,
-		DB_POSTGRESDB_PASSWORD: '',
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: '6379',
@@ -226,10 +235,15 @@ export async function startQueueMode(
 			await dropKeys([env.N8N_REDIS_KEY_PREFIX, env.QUEUE_BULL_PREFIX]).catch(() => undefined);
 		},
 	};
-	for (let i = 0; i < workers; i++) await running.restartWorker(i);
-	for (let i = 0; i < webhookProcessors; i++) {
-		const options = { userFolder, port: await freePort(), brokerPort: await freePort(), env };
-		running.webhooks.push(await startN8n(options, 180_000, 'webhook'));
-	}
+	// Workers and webhook processors start side by side: none runs migrations (main has).
+	const webhookOptions: N8nOptions[] = [];
+	for (let i = 0; i < webhookProcessors; i++)
+		webhookOptions.push({ userFolder, port: await freePort(), brokerPort: await freePort(), env });
+	await Promise.all([
+		...workerOptions.map(async (_, i) => await running.restartWorker(i)),
+		...webhookOptions.map(async (options, i) => {
+			running.webhooks[i] = await startN8n(options, 180_000, 'webhook');
+		}),
+	]);
 	return running;
 }
