@@ -32,18 +32,19 @@ function sourceFingerprint(): string | undefined {
 	for (const file of files) {
 		const full = path.join(root, file);
 		// A file deleted but not yet staged is still listed.
-		hash.update(`${file}\0${existsSync(full) ? readFileSync(full).length : -1}\0`);
-		if (existsSync(full)) hash.update(readFileSync(full));
+		const content = existsSync(full) ? readFileSync(full) : undefined;
+		hash.update(`${file}\0${content?.length ?? -1}\0`);
+		if (content) hash.update(content);
 	}
 	return hash.digest('hex');
 }
 
-/** Every file n8n is told to load is there (a dist/ removed by hand is not built). */
-function distComplete(): boolean {
+/** The files package.json tells n8n to load that dist/ lacks (a dist/ removed by hand). */
+export function unbuiltFiles(): string[] {
 	const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
 		n8n: { nodes: string[]; credentials: string[] };
 	};
-	return [...pkg.n8n.nodes, ...pkg.n8n.credentials].every((f) => existsSync(path.join(root, f)));
+	return [...pkg.n8n.nodes, ...pkg.n8n.credentials].filter((f) => !existsSync(path.join(root, f)));
 }
 
 /** Called at the end of `npm run build`: dist/ now holds what the sources say. */
@@ -56,7 +57,7 @@ export function writeBuildStamp(): void {
 
 /** Whether dist/ was built from the sources as they are now. */
 export function builtFromCurrentSources(): boolean {
-	if (!existsSync(STAMP) || !distComplete()) return false;
+	if (!existsSync(STAMP) || unbuiltFiles().length > 0) return false;
 	const fingerprint = sourceFingerprint();
 	const stamped = (JSON.parse(readFileSync(STAMP, 'utf8')) as { fingerprint?: string }).fingerprint;
 	return fingerprint !== undefined && stamped === fingerprint;

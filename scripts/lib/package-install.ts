@@ -14,6 +14,8 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 
+import { unbuiltFiles } from './build-stamp';
+
 const root = path.resolve(__dirname, '../..');
 const PACKED = path.join(root, 'node_modules/.cache/n8n-nodes-messaging-bot/packed');
 
@@ -40,17 +42,11 @@ function buildKey(): string {
  * folders); parallel test workers each pack into a folder of their own and rename it into place.
  */
 export function packPackage(): string {
-	const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-		n8n: { nodes: string[]; credentials: string[] };
-	};
-	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials].filter(
-		(f) => !existsSync(path.join(root, f)),
-	);
+	const missing = unbuiltFiles();
 	// n8n refuses the whole package when one declared file is missing.
 	if (missing.length > 0)
 		throw new Error(`Not built: ${missing.join(', ')}. Run \`npm run build\` first.`);
 	const destination = path.join(PACKED, buildKey());
-	const tarball = () => readdirSync(destination).find((f) => f.endsWith('.tgz'));
 	if (!existsSync(destination)) {
 		mkdirSync(PACKED, { recursive: true });
 		const own = mkdtempSync(path.join(PACKED, 'packing-'));
@@ -69,7 +65,7 @@ export function packPackage(): string {
 			rmSync(own, { recursive: true, force: true });
 		}
 	}
-	const file = tarball();
+	const file = readdirSync(destination).find((f) => f.endsWith('.tgz'));
 	if (!file) throw new Error(`npm pack left no tarball in ${destination}`);
 	return path.join(destination, file);
 }
