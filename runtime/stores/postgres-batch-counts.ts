@@ -122,7 +122,7 @@ export function batchJson(ops: ReadonlyArray<{ name: string; values: unknown[] }
 	let json = '[';
 	const counted: number[] = [];
 	let latest = 0;
-	const sums = new Map<string, Sum>();
+	const sums: Sums = new Map();
 	for (let i = 0; i < ops.length; i++) {
 		const { name, values } = ops[i];
 		const counts = name === 'write' ? values[COUNTS] : null;
@@ -139,17 +139,25 @@ export function batchJson(ops: ReadonlyArray<{ name: string; values: unknown[] }
 	return [`${json}]`, counted, counted.length > 0 ? latest : null, sumJson(sums)];
 }
 
-function addUp(sums: Map<string, Sum>, ns: string, hashes: readonly CounterIncrements[]): void {
+// Per namespace, then hash key: a key made by joining the two would be a new string at every
+// write, hashed anew for the lookup (3 µs a message at 50 in flight, the most the batch added).
+type Sums = Map<string, Map<string, Sum>>;
+
+function addUp(sums: Sums, ns: string, hashes: readonly CounterIncrements[]): void {
+	let ofNs = sums.get(ns);
+	if (!ofNs) sums.set(ns, (ofNs = new Map()));
 	for (const h of hashes) {
-		const id = `${ns}\u0000${h.key}`;
-		let sum = sums.get(id);
-		if (!sum) sums.set(id, (sum = { ns, key: h.key, expiresAt: h.expiresAt, incr: new Map() }));
-		else sum.expiresAt = Math.max(sum.expiresAt, h.expiresAt);
-		for (const [field, n] of h.incr) sum.incr.set(field, (sum.incr.get(field) ?? 0) + n);
+		let sum = ofNs.get(h.key);
+		if (!sum) ofNs.set(h.key, (sum = { ns, key: h.key, expiresAt: h.expiresAt, incr: new Map() }));
+		else if (h.expiresAt > sum.expiresAt) sum.expiresAt = h.expiresAt;
+		const incr = sum.incr;
+		for (const [field, n] of h.incr) incr.set(field, (incr.get(field) ?? 0) + n);
 	}
 }
 
-function sumJson(sums: Map<string, Sum>): string | null {
-	if (sums.size === 0) return null;
-	return `[${[...sums.values()].map((s) => hashJson(s, s.ns)).join(',')}]`;
+function sumJson(sums: Sums): string | null {
+	let json = '';
+	for (const ofNs of sums.values())
+		for (const sum of ofNs.values()) json += `${json ? ',' : '['}${hashJson(sum, sum.ns)}`;
+	return json ? `${json}]` : null;
 }
