@@ -1,14 +1,14 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- editor test tooling: drives a browser, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- editor test tooling: drives a browser, never loaded by n8n */
 import path from 'node:path';
 
 import { selectors, type Locator, type Page } from 'playwright-core';
 
-import { launchChromium } from '../helpers/chromium';
+import { launchChromium, screenshotsDir } from '../helpers/chromium';
 
 /** n8n's editor marks its elements with data-test-id. */
 selectors.setTestIdAttribute('data-test-id');
 
-const IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
+const IMAGES = screenshotsDir();
 
 export type Browser = { page: Page; close(): Promise<void> };
 

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- browser test tooling, never loaded by n8n */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -37,4 +37,16 @@ export async function launchChromium(): Promise<{
 			rmSync(profile, { recursive: true, force: true });
 		},
 	};
+}
+
+/**
+ * Where the browser tests put their screenshots: `docs/images/` when asked to retake the docs'
+ * pictures (`MB_DOC_IMAGES=1`), else a folder under the system's temporary one, so that a test run
+ * never changes the files in git (a run on a busy machine catches views before they settle).
+ */
+export function screenshotsDir(): string {
+	if (process.env.MB_DOC_IMAGES === '1') return path.join(__dirname, '..', '..', 'docs', 'images');
+	const dir = path.join(tmpdir(), 'messaging-bot-screenshots');
+	mkdirSync(dir, { recursive: true });
+	return dir;
 }

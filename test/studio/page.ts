@@ -1,13 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- studio test tooling: drives a browser, never loaded by n8n */
-import path from 'node:path';
-
 import type { Locator, Page } from 'playwright-core';
 
 import { pageDir } from '../../runtime/studio/server/command';
 import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
-import { launchChromium } from '../helpers/chromium';
+import { launchChromium, screenshotsDir } from '../helpers/chromium';
 
-export const IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
+export const IMAGES = screenshotsDir();
 
 /** Chromium on a fresh profile, as the editor test opens it. */
 export async function openBrowser(): Promise<{ page: Page; close(): Promise<void> }> {
