@@ -5,6 +5,7 @@ import path from 'node:path';
 
 import { startEmulator } from '../test/emulator';
 import { openBrowser, openWorkflow, screenshot } from '../test/editor/browser';
+import { DOC_IMAGES } from '../test/helpers/chromium';
 import { exampleWorkflows, prepareN8n } from './lib/demo-setup';
 import { freePort, setupOwner, startN8n } from './lib/n8n-process';
 
@@ -25,7 +26,9 @@ async function main(): Promise<void> {
 		try {
 			for (const workflow of exampleWorkflows()) {
 				await openWorkflow(browser.page, n8n.url, workflow.id);
-				process.stdout.write(`${await screenshot(browser.page, `${workflow.id}.png`)}\n`);
+				process.stdout.write(
+					`${await screenshot(browser.page, `${workflow.id}.png`, DOC_IMAGES)}\n`,
+				);
 			}
 		} finally {
 			await browser.close();

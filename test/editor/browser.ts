@@ -128,8 +128,9 @@ export async function showHelp(panel: Locator, label: string): Promise<void> {
 	await input.locator('[class*="infoIcon"], [class*="info-icon"]').first().hover();
 }
 
-export async function screenshot(page: Page, file: string): Promise<string> {
-	const target = path.join(IMAGES, file);
+/** A screenshot of the page into `dir` (the browser tests' folder unless said). */
+export async function screenshot(page: Page, file: string, dir = IMAGES): Promise<string> {
+	const target = path.join(dir, file);
 	await page.waitForTimeout(800);
 	await page.screenshot({ path: target });
 	return target;

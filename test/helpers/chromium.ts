@@ -39,13 +39,16 @@ export async function launchChromium(): Promise<{
 	};
 }
 
+/** The pictures the README and the docs pages show. */
+export const DOC_IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
+
 /**
  * Where the browser tests put their screenshots: `docs/images/` when asked to retake the docs'
  * pictures (`MB_DOC_IMAGES=1`), else a folder under the system's temporary one, so that a test run
  * never changes the files in git (a run on a busy machine catches views before they settle).
  */
 export function screenshotsDir(): string {
-	if (process.env.MB_DOC_IMAGES === '1') return path.join(__dirname, '..', '..', 'docs', 'images');
+	if (process.env.MB_DOC_IMAGES === '1') return DOC_IMAGES;
 	const dir = path.join(tmpdir(), 'messaging-bot-screenshots');
 	mkdirSync(dir, { recursive: true });
 	return dir;
