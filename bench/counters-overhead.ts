@@ -40,7 +40,7 @@ export function replaceCount(engine: ScenarioEngine, make: (own: Count) => Count
  * process's on a shared machine, and any other load on it; the counters' cost in this process is
  * what the CPU shows. Then what a scenario-day's counters take.
  */
-const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 16);
 const CHUNKS = Number(process.env.BENCH_COUNTER_CHUNKS ?? 32);
 /** The messages a side times, after every client's first three (untimed). */
 export const COUNTER_MESSAGES = Number(process.env.BENCH_COUNTER_MESSAGES ?? 8_000);

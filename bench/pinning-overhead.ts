@@ -17,7 +17,7 @@ import { table } from './lib';
  * in the same run, ROUNDS rounds of both sides fed in turns by chunks, each side on a copy of the
  * same SQLite file (overhead-verdict.ts: the verdict and why).
  */
-const ROUNDS = Number(process.env.BENCH_PIN_ROUNDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_PIN_ROUNDS ?? 32);
 const MESSAGES = Number(process.env.BENCH_PIN_MESSAGES ?? 8_000);
 const CHUNKS = Number(process.env.BENCH_PIN_CHUNKS ?? 32);
 const out = (line = '') => process.stdout.write(`${line}\n`);

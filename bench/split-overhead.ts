@@ -17,7 +17,7 @@ import { table } from './lib';
  * tell the split's own cost from what any state more on the path costs. Same run, ROUNDS rounds of both sides fed in turns by
  * chunks, each side on a copy of its SQLite file (overhead-verdict.ts: the verdict and why).
  */
-const ROUNDS = Number(process.env.BENCH_SPLIT_ROUNDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_SPLIT_ROUNDS ?? 32);
 const MESSAGES = Number(process.env.BENCH_SPLIT_MESSAGES ?? 8_000);
 const CHUNKS = Number(process.env.BENCH_SPLIT_CHUNKS ?? 32);
 const out = (line = '') => process.stdout.write(`${line}\n`);
