@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { main as cli } from '../../runtime/cli/scenario';
 import { pageDir } from '../../runtime/studio/server/command';
 import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
-import { IMAGES, openBrowser, stateBox } from './page';
+import { openBrowser, screenshot, stateBox } from './page';
 
 /**
  * The pizza-shop bot built from New in Debian's Chromium, as a designer would, without the JSON
@@ -134,7 +134,7 @@ test('builds the pizza-shop bot from New without JSON, plays it, saves it to a n
 	await page.mouse.up();
 	clicks++;
 	await stateBox(page, 'welcome').click(); // for the picture: the menu's form
-	await page.screenshot({ path: path.join(IMAGES, 'studio-builder-1280.png') });
+	await screenshot(page, 'studio-builder-1280.png');
 
 	// Played in the preview.
 	await click('tab-chat');
@@ -179,7 +179,7 @@ test('builds the pizza-shop bot from New without JSON, plays it, saves it to a n
 	await page.locator('.react-flow__controls-fitview').click();
 	await stateBox(page, 'welcome').click();
 	await page.waitForTimeout(400);
-	await page.screenshot({ path: path.join(IMAGES, 'studio-builder-1600.png') });
+	await screenshot(page, 'studio-builder-1600.png');
 	process.stdout.write(`Pizza-shop bot built from New: ${clicks} clicks, ${ms} ms\n`);
 
 	// Last: the file passes validate (the menu step is the format's).

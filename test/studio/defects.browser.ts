@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 
 import { pageDir } from '../../runtime/studio/server/command';
 import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
-import { IMAGES, editorText, openBrowser, stateBox } from './page';
+import { editorText, openBrowser, screenshot, stateBox } from './page';
 
 /**
  * The builder trial's defects, each shown fixed in Chromium: Save open (with a reason when not)
@@ -156,7 +156,7 @@ test('5: dropping an arrow on the middle of a box connects it, the box lit meanw
 	await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2 + 10, { steps: 10 });
 	await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 3 });
 	await expect(page.locator('.drop-zone.connectingto').count()).resolves.toBe(1);
-	await page.screenshot({ path: path.join(IMAGES, 'studio-drop.png') });
+	await screenshot(page, 'studio-drop.png');
 	await page.mouse.up();
 	const json = JSON.parse(await editorText(page)) as { states: Record<string, { on?: unknown[] }> };
 	expect(json.states.b.on).toEqual([{ match: { any: true }, target: 'new_state' }]);
@@ -186,9 +186,9 @@ test('the gallery and a bot from it at 1600×1000, for the docs', async () => {
 	await page.setViewportSize({ width: 1600, height: 1000 });
 	await page.getByTestId('new').click();
 	await page.getByTestId('template-booking').waitFor();
-	await page.screenshot({ path: path.join(IMAGES, 'studio-gallery-1600.png') });
+	await screenshot(page, 'studio-gallery-1600.png');
 	await page.getByTestId('template-booking').click();
 	await stateBox(page, 'ask_service').click();
 	await page.waitForTimeout(400);
-	await page.screenshot({ path: path.join(IMAGES, 'studio-booking-1600.png') });
+	await screenshot(page, 'studio-booking-1600.png');
 });

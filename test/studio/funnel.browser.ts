@@ -13,7 +13,7 @@ import { SqliteStore } from '../../runtime/stores/sqlite';
 import { funnelFrom, pageDir, trafficFrom } from '../../runtime/studio/server/command';
 import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
 import { Chat, MINUTE } from '../scenarios/harness';
-import { IMAGES, openBrowser, stateBox } from './page';
+import { openBrowser, screenshot, stateBox } from './page';
 
 /**
  * The funnel beside the graph, from a SQLite store filled by the engine: version 1's leads three
@@ -139,7 +139,7 @@ test('the funnel beside the graph: the main path in order, each bar as the readi
 	await expect(page.getByTestId('funnel-apart').textContent()).resolves.toContain(
 		'1 handed off · 1 dropped · 1 in progress',
 	);
-	await page.screenshot({ path: path.join(IMAGES, 'studio-funnel.png') });
+	await screenshot(page, 'studio-funnel.png');
 
 	for (const version of [1, 2]) {
 		await page.getByTestId('funnel-version').selectOption(String(version));

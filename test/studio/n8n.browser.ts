@@ -11,7 +11,7 @@ import { startStudio, type RunningStudio } from '../../runtime/studio/server/ser
 import { clientOf } from '../e2e/conversation';
 import { startDemo, type Demo } from '../editor/demo';
 import { makeApiKey, readWorkflow, scenarioOf } from './n8n';
-import { IMAGES, editorText, openBrowser, stateBox } from './page';
+import { editorText, openBrowser, screenshot, stateBox } from './page';
 import { seenVersions, studioWithStore } from './versions-fixture';
 
 /**
@@ -79,7 +79,7 @@ test('opens the FAQ bot from n8n, edits a message, saves: n8n has it published a
 	const asked = Date.now();
 	await findInN8n(FAQ);
 	const found = Date.now() - asked;
-	await page.screenshot({ path: path.join(IMAGES, 'studio-n8n.png') });
+	await screenshot(page, 'studio-n8n.png');
 	await page.getByTestId('n8n-node-FAQ Scenario').click();
 	await stateBox(page, 'welcome').click();
 	await page.getByTestId('message-0').fill(NEW_WELCOME);

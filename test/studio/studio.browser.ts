@@ -19,11 +19,11 @@ import { pageDir } from '../../runtime/studio/server/command';
 import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
 import { largeScenario } from './generated';
 import {
-	IMAGES,
 	connectStates,
 	editorText,
 	openBrowser,
 	openFile,
+	screenshot,
 	stateBox,
 	typeJson,
 } from './page';
@@ -109,13 +109,13 @@ test('lays out a 60-state scenario', async () => {
 		`60-state scenario: layout ${layoutMs.toFixed(0)} ms, opened and drawn in ${opened} ms (target under 2000 ms)\n`,
 	);
 	await page.waitForTimeout(300);
-	await page.screenshot({ path: path.join(IMAGES, 'studio-60-states.png') });
+	await screenshot(page, 'studio-60-states.png');
 });
 
 test('edits a message in a form and sees the JSON change; undo and redo', async () => {
 	await openFile(page, orderStatus, ['welcome', 'status']);
 	await page.waitForTimeout(200);
-	await page.screenshot({ path: path.join(IMAGES, 'studio-graph.png') });
+	await screenshot(page, 'studio-graph.png');
 	await stateBox(page, 'welcome').click();
 	await expect(page.getByTestId('state-name').inputValue()).resolves.toBe('welcome');
 	await page
@@ -176,7 +176,7 @@ test('a broken target is listed with its path and its state marked; clicking sel
 		/states\.welcome\.on\[0\]\.target.*no state named "ask_emial"/,
 	);
 	await expect(stateBox(page, 'welcome').getAttribute('class')).resolves.toContain('problem');
-	await page.screenshot({ path: path.join(IMAGES, 'studio-problem.png') });
+	await screenshot(page, 'studio-problem.png');
 	await problem.click();
 	await expect(page.getByTestId('state-name').inputValue()).resolves.toBe('welcome');
 	await page.getByTestId('transition-0-target').selectOption('ask_email');
@@ -222,7 +222,7 @@ test('chats through order-status to "status", the graph lighting each state', as
 	expect(
 		await page.getByTestId('bubble-bot').filter({ hasText: 'Order 1001 has shipped' }).count(),
 	).toBe(1);
-	await page.screenshot({ path: path.join(IMAGES, 'studio-chat.png') });
+	await screenshot(page, 'studio-chat.png');
 	await expect(page.getByTestId('transcript-export').inputValue()).resolves.toBe(
 		steps.map(([m]) => m).join('\n'),
 	);
@@ -245,7 +245,7 @@ test('adds a state, connects it by dragging, saves (the version raised above sta
 	const diff = await page.getByTestId('diff').textContent();
 	expect(diff).toContain('+ \t"version": 7,');
 	expect(diff).toContain('"new_state"');
-	await page.screenshot({ path: path.join(IMAGES, 'studio-save.png') });
+	await screenshot(page, 'studio-save.png');
 	await page.getByTestId('confirm-save').click();
 	await page.getByTestId('save-dialog').waitFor({ state: 'detached' });
 	const saved = doc(orderStatus);

@@ -11,7 +11,7 @@ import { SqliteStore } from '../../runtime/stores/sqlite';
 import { pageDir, trafficFrom } from '../../runtime/studio/server/command';
 import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
 import { Chat, MINUTE } from '../scenarios/harness';
-import { IMAGES, openBrowser, stateBox } from './page';
+import { openBrowser, screenshot, stateBox } from './page';
 
 /**
  * The studio started with a state store (`--store`): the conversations the engine counted there
@@ -130,7 +130,7 @@ test("shows each state's and arrow's counts from the store on the graph", async 
 	expect(Math.min(...widths)).toBe(1);
 	await expect(page.getByTestId('traffic-legend').textContent()).resolves.toContain('most 5');
 	await page.waitForTimeout(300);
-	await page.screenshot({ path: path.join(IMAGES, 'studio-traffic.png') });
+	await screenshot(page, 'studio-traffic.png');
 });
 
 test('a period before the conversations shows none counted', async () => {

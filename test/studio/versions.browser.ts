@@ -9,7 +9,7 @@ import { splitVerdict } from '../../runtime/scenarios/analytics/verdict';
 import { ScenarioVersions } from '../../runtime/scenarios/offline/scenario-versions';
 import { SqliteStore } from '../../runtime/stores/sqlite';
 import { greetingOf } from '../scenarios/split-fixture';
-import { IMAGES, editorText, openBrowser, stateBox } from './page';
+import { editorText, openBrowser, screenshot, stateBox } from './page';
 import { SHOP_V1, SHOP_V2, studioWithStore, talk } from './versions-fixture';
 
 /**
@@ -120,7 +120,7 @@ test('Move: the preview per state, then the move, the conversations moved in the
 	);
 	// Nothing written by the preview.
 	expect((await listed()).find((v) => v.version === 1)?.conversations).toBe(3);
-	await page.screenshot({ path: path.join(IMAGES, 'studio-move.png') });
+	await screenshot(page, 'studio-move.png');
 	await page.getByTestId('move-apply').click();
 	await expect(page.getByTestId('move-report').textContent()).resolves.toContain(
 		'Moved 2, left on v1 1, started over 0, not moved 0',
@@ -177,7 +177,7 @@ test('the split step on the canvas: its variants and weights; the verdict panel 
 	await expect(page.getByTestId('verdict-greeting-text').textContent()).resolves.toBe(
 		`not enough data yet (about ${expected.verdict.moreClients.toLocaleString('en-US')} more clients needed to tell a difference of 5 points)`,
 	);
-	await page.screenshot({ path: path.join(IMAGES, 'studio-split.png') });
+	await screenshot(page, 'studio-split.png');
 	await page.getByTestId('toggle-verdict').uncheck();
 });
 
