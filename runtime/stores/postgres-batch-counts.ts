@@ -109,18 +109,16 @@ function hashJson(h: CounterIncrements, ns?: string): string {
 /** One hash's sum over a batch. */
 type Sum = { ns: string; key: string; expiresAt: number; incr: Map<string, number> };
 
-/** A batch as mb_batch_summed takes it (its arguments, in order). */
-export type SummedBatch = [
-	ops: string,
-	counted: number[],
-	latest: number | null,
-	sum: string | null,
-];
+/**
+ * A batch as mb_batch_summed takes it (its arguments, in order); `counted` as PostgreSQL's text of
+ * an int[] (`{0,3}`), which node-postgres would otherwise build element by element.
+ */
+export type SummedBatch = [ops: string, counted: string, latest: number | null, sum: string | null];
 
 /** The batch's writes as JSON text, each write's counts taken out of its parameters and summed. */
 export function batchJson(ops: ReadonlyArray<{ name: string; values: unknown[] }>): SummedBatch {
 	let json = '[';
-	const counted: number[] = [];
+	let counted = '';
 	let latest = 0;
 	const sums: Sums = new Map();
 	for (let i = 0; i < ops.length; i++) {
@@ -131,12 +129,14 @@ export function batchJson(ops: ReadonlyArray<{ name: string; values: unknown[] }
 			json += JSON.stringify({ op: name, a: values });
 			continue;
 		}
+		// Without its counts (they go in the sum), and without a toJSON on them: JSON.stringify
+		// leaves its fast path for the whole text when any object in it has one.
 		json += `{"op":"write","a":${JSON.stringify(values.slice(0, COUNTS))}}`;
-		counted.push(i);
+		counted += counted ? `,${i}` : `${i}`;
 		latest = Math.max(latest, Number(values[NOW]));
 		addUp(sums, values[COUNTS_NS] as string, counts.hashes);
 	}
-	return [`${json}]`, counted, counted.length > 0 ? latest : null, sumJson(sums)];
+	return [`${json}]`, `{${counted}}`, counted ? latest : null, sumJson(sums)];
 }
 
 // Per namespace, then hash key: a key made by joining the two would be a new string at every
