@@ -1,14 +1,9 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- editor test tooling: drives a browser, never loaded by n8n */
-import path from 'node:path';
-
 import { selectors, type Locator, type Page } from 'playwright-core';
 
-import { launchChromium, screenshotsDir } from '../helpers/chromium';
+import { launchChromium, saveScreenshot } from '../helpers/chromium';
 
 /** n8n's editor marks its elements with data-test-id. */
 selectors.setTestIdAttribute('data-test-id');
-
-const IMAGES = screenshotsDir();
 
 export type Browser = { page: Page; close(): Promise<void> };
 
@@ -129,9 +124,7 @@ export async function showHelp(panel: Locator, label: string): Promise<void> {
 }
 
 /** A screenshot of the page into `dir` (the browser tests' folder unless said). */
-export async function screenshot(page: Page, file: string, dir = IMAGES): Promise<string> {
-	const target = path.join(dir, file);
+export async function screenshot(page: Page, file: string, dir?: string): Promise<string> {
 	await page.waitForTimeout(800);
-	await page.screenshot({ path: target });
-	return target;
+	return await saveScreenshot(page, file, dir);
 }

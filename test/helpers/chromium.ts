@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /**
  * Debian's Chromium (apt-get install chromium; another build through CHROMIUM_PATH), headless,
@@ -47,9 +47,20 @@ export const DOC_IMAGES = path.join(__dirname, '..', '..', 'docs', 'images');
  * pictures (`MB_DOC_IMAGES=1`), else a folder under the system's temporary one, so that a test run
  * never changes the files in git (a run on a busy machine catches views before they settle).
  */
-export function screenshotsDir(): string {
+function screenshotsDir(): string {
 	if (process.env.MB_DOC_IMAGES === '1') return DOC_IMAGES;
 	const dir = path.join(tmpdir(), 'messaging-bot-screenshots');
 	mkdirSync(dir, { recursive: true });
 	return dir;
+}
+
+/** A screenshot of the page into `dir` (the browser tests' folder unless said): its path. */
+export async function saveScreenshot(
+	page: Page,
+	file: string,
+	dir = screenshotsDir(),
+): Promise<string> {
+	const target = path.join(dir, file);
+	await page.screenshot({ path: target });
+	return target;
 }

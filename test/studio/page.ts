@@ -1,18 +1,11 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- studio test tooling: screenshots into a folder, never loaded by n8n */
-import path from 'node:path';
-
 import type { Locator, Page } from 'playwright-core';
 
 import { pageDir } from '../../runtime/studio/server/command';
 import { startStudio, type RunningStudio } from '../../runtime/studio/server/server';
-import { launchChromium, screenshotsDir } from '../helpers/chromium';
-
-const IMAGES = screenshotsDir();
+import { launchChromium } from '../helpers/chromium';
 
 /** A screenshot of the studio into the browser tests' folder (docs/images/ with MB_DOC_IMAGES=1). */
-export async function screenshot(page: Page, file: string): Promise<void> {
-	await page.screenshot({ path: path.join(IMAGES, file) });
-}
+export { saveScreenshot as screenshot } from '../helpers/chromium';
 
 /** Chromium on a fresh profile, as the editor test opens it. */
 export async function openBrowser(): Promise<{ page: Page; close(): Promise<void> }> {
