@@ -9,12 +9,14 @@ export interface PgServer {
 
 /**
  * One SQL statement run with `psql` as `postgres`, its rows unaligned, without headers, trimmed.
- * Up to 1 GB read: a report may read every execution of a run, or every record of a store.
+ * Up to 1 GB read: a report may read every execution of a run, or every record of a store. Its
+ * messages are kept from the test's output (an error a caller expects, such as a race lost to
+ * another worker, would read as a failure there) and given with the error when it fails.
  */
 export function psqlAt(server: PgServer, database: string, sql: string): string {
 	return execFileSync(
 		'psql',
 		['-h', server.host, '-p', String(server.port), '-U', 'postgres', '-d', database, '-tAc', sql],
-		{ encoding: 'utf8', maxBuffer: 1024 ** 3 },
+		{ encoding: 'utf8', maxBuffer: 1024 ** 3, stdio: ['ignore', 'pipe', 'pipe'] },
 	).trim();
 }
