@@ -111,11 +111,18 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 		return { steady: s, growthMb: watched.growthMb, result: watched.result };
 	}
 
-	function onTime(s: Steady) {
+	function onTime(s: Steady, limitMs = 1000) {
 		expect(s.sent).toBeGreaterThan(0);
 		expect(s.statuses).toEqual({ '200': s.sent });
-		expect(s.max).toBeLessThan(1000);
+		expect(s.max).toBeLessThan(limitMs);
 	}
+
+	/**
+	 * Through n8n's URL, what docs/triggers.md promises there: every steady delivery answered 200
+	 * within the service's 5 s. n8n reads those bodies itself, and its own pauses (a collection of
+	 * a heap the large bodies grew past 1 GB) can hold every request for a second.
+	 */
+	const inServiceTime = (s: Steady) => onTime(s, 5000);
 
 	/** n8n's own server held the attack (the node never saw it): n8n answers again within 5 s. */
 	async function recovers(door: Door) {
@@ -172,7 +179,8 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 					async () => await flood(door().url, 3, 1, (i) => bigSigned(`big_${which}_${i}`)),
 				);
 				expect(r.result.statuses).toEqual({ '413': 3 });
-				onTime(r.steady);
+				if (own) onTime(r.steady);
+				else inServiceTime(r.steady);
 			});
 
 			it('a body of 1 GiB is refused while it is sent', async () => {
@@ -191,7 +199,7 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 				}
 			});
 
-			it('a validly signed body nested 100,000 levels deep is refused with a 4xx within 100 ms', async () => {
+			it('a validly signed body nested 100,000 levels deep is refused with a 4xx within 100 ms of an ordinary delivery', async () => {
 				const plain = await flood(door().url, 5, 1, (i) => plainSigned(`plain_${which}_${i}`));
 				const r = await underAttack(
 					door(),
@@ -202,8 +210,12 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 						),
 				);
 				expect(Object.keys(r.result.statuses)).toEqual(['400']);
-				// Within 100 ms, beyond what an ordinary delivery takes through this door.
-				expect(r.result.max).toBeLessThan(100 + (own ? 0 : plain.max));
+				// Within 100 ms, beyond what an ordinary delivery takes through this door. Through
+				// n8n's URL by the median of five: n8n reads these bodies itself, and on a slow machine
+				// it held every request, the steady deliveries too, for about a second during one of
+				// them (p50 69 to 106 ms, max 906 to 1,173 ms); a slow refusal would show in each.
+				if (own) expect(r.result.max).toBeLessThan(100);
+				else expect(r.result.p50).toBeLessThan(100 + plain.max);
 				if (own) onTime(r.steady);
 			});
 
@@ -223,7 +235,7 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 				for (const status of Object.keys(r.result.statuses))
 					expect(Number(status)).toBeLessThan(500);
 				if (own) onTime(r.steady);
-				else expect(r.steady.statuses).toEqual({ '200': r.steady.sent });
+				else inServiceTime(r.steady);
 			});
 
 			it.each([
