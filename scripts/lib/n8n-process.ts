@@ -156,9 +156,10 @@ export async function startN8n(
 
 /**
  * Waits until n8n has registered a production webhook: it answers 404 until then, and 503
- * ("Database is not ready") while it starts.
+ * ("Database is not ready") while it starts. As long as n8n's own start may take: on a slow
+ * 2-core machine running other suites, activating the workflows took over a minute.
  */
-export async function waitForWebhook(url: string, timeoutMs = 60_000): Promise<void> {
+export async function waitForWebhook(url: string, timeoutMs = 180_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
 		const res = await fetch(url, {

