@@ -124,6 +124,20 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 	 */
 	const inServiceTime = (s: Steady) => onTime(s, 5000);
 
+	/**
+	 * Through n8n's URL under an attack whose cost is n8n's own (it reads and parses every body
+	 * before a node sees it): every steady delivery answered 200 within the service's 5 s, unless
+	 * n8n's own Webhook node, under the same attack on this machine, could not keep 5 s either (a
+	 * slow 2-core machine: 10.5 s under the flood); then no slower than it. `webhookNode`: its
+	 * figures, or how to take them when they decide (only then: they cost a run of the attack).
+	 */
+	async function withinN8nsOwnTime(s: Steady, webhookNode: Steady | (() => Promise<Steady>)) {
+		expect(s.statuses).toEqual({ '200': s.sent });
+		if (s.max < 5000) return;
+		const node = typeof webhookNode === 'function' ? await webhookNode() : webhookNode;
+		expect(s.max).toBeLessThan(Math.max(5000, node.max));
+	}
+
 	/** n8n's own server held the attack (the node never saw it): n8n answers again within 5 s. */
 	async function recovers(door: Door) {
 		const r = await flood(door.url, 1, 1, (i) =>
@@ -159,8 +173,7 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 		// own Webhook node could not do it either under the same flood on this machine (on a slow
 		// one it took 10.5 s): then no slower than it. How the two compare is printed, not asserted
 		// further (two latency samples of a shared machine; docs/triggers.md has the figures).
-		expect(viaN8n.steady.statuses).toEqual({ '200': viaN8n.steady.sent });
-		expect(viaN8n.steady.max).toBeLessThan(Math.max(5000, baseline.steady.max));
+		await withinN8nsOwnTime(viaN8n.steady, baseline.steady);
 		process.stdout.write(
 			`n8n's URL against n8n's Webhook node under the same flood: attack p50 ${Math.round(viaN8n.result.p50)} / ${Math.round(baseline.result.p50)} ms, steady p99 ${Math.round(viaN8n.steady.p99)} / ${Math.round(baseline.steady.p99)} ms\n`,
 		);
@@ -182,7 +195,22 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 					async () => await flood(door().url, 3, 1, (i) => bigSigned(`big_${which}_${i}`)),
 				);
 				expect(r.result.statuses).toEqual({ '413': 3 });
-				doorOnTime(r.steady);
+				if (own) onTime(r.steady);
+				else
+					// Three bodies of 4 MiB held every request through n8n's URL for 6 s on a slow
+					// machine (1.9 s on another): n8n reads them before the node refuses them.
+					await withinN8nsOwnTime(r.steady, async () => {
+						const baseline = await underAttack(
+							doors.plain,
+							'body of 4 MiB, wrong header',
+							async () =>
+								await flood(doors.plain.url, 3, 1, (i) => ({
+									...badHeaderAuth(i),
+									body: bigSigned(`big_plain_${i}`).body,
+								})),
+						);
+						return baseline.steady;
+					});
 			});
 
 			it('a body of 1 GiB is refused while it is sent', async () => {
