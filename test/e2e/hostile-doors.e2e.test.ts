@@ -132,6 +132,7 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 	 * figures, or how to take them when they decide (only then: they cost a run of the attack).
 	 */
 	async function withinN8nsOwnTime(s: Steady, webhookNode: Steady | (() => Promise<Steady>)) {
+		expect(s.sent).toBeGreaterThan(0);
 		expect(s.statuses).toEqual({ '200': s.sent });
 		if (s.max < 5000) return;
 		const node = typeof webhookNode === 'function' ? await webhookNode() : webhookNode;
@@ -168,11 +169,8 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 		);
 		expect(viaN8n.result.statuses).toEqual({ '401': 500 });
 		expect(viaN8n.growthMb).toBeLessThan(200);
-		// On n8n's URL, n8n's own per-request work decides how fast: every delivery sent during the
-		// flood is still answered 200 within the service's 5 s, so none is retried, unless n8n's
-		// own Webhook node could not do it either under the same flood on this machine (on a slow
-		// one it took 10.5 s): then no slower than it. How the two compare is printed, not asserted
-		// further (two latency samples of a shared machine; docs/triggers.md has the figures).
+		// On n8n's URL, n8n's own per-request work decides how fast. How the two compare is printed,
+		// not asserted further (two latency samples of a shared machine; docs/triggers.md has them).
 		await withinN8nsOwnTime(viaN8n.steady, baseline.steady);
 		process.stdout.write(
 			`n8n's URL against n8n's Webhook node under the same flood: attack p50 ${Math.round(viaN8n.result.p50)} / ${Math.round(baseline.result.p50)} ms, steady p99 ${Math.round(viaN8n.steady.p99)} / ${Math.round(baseline.steady.p99)} ms\n`,
