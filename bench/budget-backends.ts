@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { Pool } from 'pg';
 
 import { createTestDatabase, dropTestDatabase } from '../test/helpers/postgres-db';
-import { percentile, table } from './lib';
+import { percentile, REDIS_URL, table } from './lib';
 
 /**
  * Where the shared request budget could live: one atomic "take a slot of the sliding window" on
@@ -14,7 +14,6 @@ import { percentile, table } from './lib';
  * 1 and 20 callers at once.
  */
 const TAKES = Number(process.env.BENCH_TAKES ?? 2000);
-const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 const LIMIT = 1_000_000;
 const SPAN_MS = 1000;
 

@@ -5,7 +5,7 @@ import { Session } from 'node:inspector/promises';
 import { MemoryStore } from '../runtime/stores/memory';
 import { RedisStore } from '../runtime/stores/redis';
 import { benchEngine } from './counters-overhead';
-import { handleConcurrently, table } from './lib';
+import { handleConcurrently, REDIS_URL, table } from './lib';
 import { messages } from './order-traffic';
 
 /**
@@ -32,12 +32,7 @@ function where(frame: { functionName: string; url: string; lineNumber: number })
 
 /** One side, in this process: µs a message of CPU, and of self time by function. */
 async function profileSide(on: boolean): Promise<Side> {
-	const store = REDIS
-		? new RedisStore(
-				process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379',
-				`prof-${process.pid}`,
-			)
-		: new MemoryStore();
+	const store = REDIS ? new RedisStore(REDIS_URL, `prof-${process.pid}`) : new MemoryStore();
 	const engine = benchEngine(store, on);
 	const all = messages(UNTIMED + MESSAGES, 'p');
 	const handle = async (list: typeof all) =>

@@ -1,9 +1,12 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- benchmark tooling, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { MessagingBotClient, type Priority } from '../runtime/api';
 import { createUndiciTransport } from '../runtime/api/undici-transport';
 import type { RunningEmulator } from '../test/emulator';
+
+/** The machine's Redis the benches use (MESSAGING_BOT_TEST_REDIS, as the tests). */
+export const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 
 export const clock = {
 	now: () => Date.now(),

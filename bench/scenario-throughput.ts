@@ -18,7 +18,7 @@ import {
 } from './counters-overhead';
 import { bareXstate, throughEngine, withStore, type Run } from './engine-run';
 import { CLIENTS, messages } from './order-traffic';
-import { percentile, table } from './lib';
+import { percentile, REDIS_URL, table } from './lib';
 import { storedSize } from './stored-size';
 
 /**
@@ -31,7 +31,6 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const CONCURRENCY = 50;
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
 // The machine's Redis (the one n8n queue mode would use); the run's keys are deleted after.
-const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 // BENCH_PG_FLUSH=0: the PostgreSQL store with Flush Each Write to Disk off (synchronous_commit off).
 const PG_FLUSH = process.env.BENCH_PG_FLUSH !== '0';
 // BENCH_STORES=sqlite,postgres: only these stores' throughput runs (and no counters or storage);

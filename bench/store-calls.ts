@@ -13,6 +13,7 @@ import { SqliteStore } from '../runtime/stores/sqlite';
 import type { PostgresCredential } from '../runtime/stores/postgres-options';
 import { createTestDatabase, dropTestDatabase } from '../test/helpers/postgres-db';
 import { HistoryApi } from './history-api';
+import { REDIS_URL } from './lib';
 import { clients, messages, order } from './order-traffic';
 
 /**
@@ -21,7 +22,6 @@ import { clients, messages, order } from './order-traffic';
  * batch is one). `BENCH_MESSAGES=3000 npx tsx bench/store-calls.ts`.
  */
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 3000);
-const REDIS_URL = process.env.MESSAGING_BOT_TEST_REDIS ?? 'redis://127.0.0.1:6379/0';
 
 /** Counts calls of `methods` on `proto`, by name, while installed. */
 function counting(proto: object, method: string, name: (args: unknown[]) => string) {

@@ -111,9 +111,14 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 		return { steady: s, growthMb: watched.growthMb, result: watched.result };
 	}
 
-	function onTime(s: Steady, limitMs = 1000) {
+	/** The steady stream sent during the attack, and every delivery of it was answered 200. */
+	function allAnswered(s: Steady) {
 		expect(s.sent).toBeGreaterThan(0);
 		expect(s.statuses).toEqual({ '200': s.sent });
+	}
+
+	function onTime(s: Steady, limitMs = 1000) {
+		allAnswered(s);
 		expect(s.max).toBeLessThan(limitMs);
 	}
 
@@ -132,8 +137,7 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 	 * figures, or how to take them when they decide (only then: they cost a run of the attack).
 	 */
 	async function withinN8nsOwnTime(s: Steady, webhookNode: Steady | (() => Promise<Steady>)) {
-		expect(s.sent).toBeGreaterThan(0);
-		expect(s.statuses).toEqual({ '200': s.sent });
+		allAnswered(s);
 		if (s.max < 5000) return;
 		const node = typeof webhookNode === 'function' ? await webhookNode() : webhookNode;
 		expect(s.max).toBeLessThan(Math.max(5000, node.max));
@@ -197,18 +201,17 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 				else
 					// Three bodies of 4 MiB held every request through n8n's URL for 6 s on a slow
 					// machine (1.9 s on another): n8n reads them before the node refuses them.
-					await withinN8nsOwnTime(r.steady, async () => {
-						const baseline = await underAttack(
-							doors.plain,
-							'body of 4 MiB, wrong header',
-							async () =>
-								await flood(doors.plain.url, 3, 1, (i) => ({
-									...badHeaderAuth(i),
-									body: bigSigned(`big_plain_${i}`).body,
-								})),
-						);
-						return baseline.steady;
-					});
+					await withinN8nsOwnTime(
+						r.steady,
+						async () =>
+							(
+								await underAttack(
+									doors.plain,
+									'body of 4 MiB, wrong header',
+									async () => await flood(doors.plain.url, 3, 1, bigHeaderAuth),
+								)
+							).steady,
+					);
 			});
 
 			it('a body of 1 GiB is refused while it is sent', async () => {
@@ -301,6 +304,11 @@ function bigSigned(id: string) {
 		id,
 		'wh_big',
 	);
+}
+
+/** The same 4 MiB body to n8n's Webhook node, with a wrong Header Auth value. */
+function bigHeaderAuth(i: number) {
+	return { ...badHeaderAuth(i), body: bigSigned(`big_plain_${i}`).body };
 }
 
 /** An ordinary signed delivery with its own id. */
