@@ -2,9 +2,10 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Instructions per function from a callgrind file written with `--dump-instr=yes`, JIT-compiled
- * JavaScript named from the V8 perf map (`node --perf-basic-prof`, /tmp/perf-<pid>.map). Self
- * cost only: the inclusive cost a call line carries is skipped.
+ * Costs per function (instructions, and the simulated caches' misses when callgrind recorded
+ * them) from a callgrind file written with `--dump-instr=yes`, JIT-compiled JavaScript named from
+ * the V8 perf map (`node --perf-basic-prof`, /tmp/perf-<pid>.map). Self cost only: the inclusive
+ * cost a call line carries is skipped.
  */
 
 interface CodeRange {
@@ -52,27 +53,35 @@ function nameAt(ranges: CodeRange[], address: number): string | undefined {
 	return range && address < range.end ? range.name : undefined;
 }
 
-/** Self instructions by function name. */
-export function readCallgrind(file: string, perfMap: string): Map<string, number> {
+/**
+ * Self cost by function name, every event callgrind recorded (`events`: Ir, and with
+ * `--cache-sim=yes` the simulated caches' misses: I1mr, D1mr, D1mw, ILmr, DLmr, DLmw).
+ */
+export function readCallgrindEvents(
+	file: string,
+	perfMap: string,
+): { events: string[]; costs: Map<string, number[]> } {
 	const ranges = readPerfMap(perfMap);
+	const text = readFileSync(file, 'utf8');
+	const events = /^events: (.*)$/m.exec(text)?.[1].trim().split(/\s+/) ?? ['Ir'];
 	const names = new Map<string, string>();
-	const costs = new Map<string, number>();
+	const costs = new Map<string, number[]>();
 	let fn = '?';
 	let address = 0;
 	let skipNext = false;
 	// fn=(id) name defines a compressed name; fn=(id) uses it; cfn= defines names too.
-	const define = (text: string): string => {
-		const match = /^\((\d+)\)(?: (.*))?$/.exec(text);
-		if (!match) return text;
+	const define = (line: string): string => {
+		const match = /^\((\d+)\)(?: (.*))?$/.exec(line);
+		if (!match) return line;
 		if (match[2] !== undefined) names.set(match[1], match[2]);
 		return names.get(match[1]) ?? '?';
 	};
-	for (const line of readFileSync(file, 'utf8').split('\n')) {
+	for (const line of text.split('\n')) {
 		if (line.startsWith('fn=')) fn = define(line.slice(3));
 		else if (line.startsWith('cfn=')) define(line.slice(4));
 		else if (line.startsWith('calls=')) skipNext = true;
 		else if (/^(0x|[+\-*])/.test(line)) {
-			const [position, cost = '0'] = line.split(' ');
+			const [position, ...counts] = line.split(' ');
 			if (position.startsWith('0x')) address = parseInt(position, 16);
 			else if (position !== '*') address += Number(position);
 			if (skipNext) {
@@ -81,8 +90,10 @@ export function readCallgrind(file: string, perfMap: string): Map<string, number
 			}
 			const unknown = fn === '?' || fn.startsWith('0x');
 			const name = unknown ? (nameAt(ranges, address) ?? 'JIT code not in the map') : fn;
-			costs.set(name, (costs.get(name) ?? 0) + Number(cost));
+			const sums = costs.get(name) ?? events.map(() => 0);
+			counts.forEach((n, i) => (sums[i] += Number(n)));
+			costs.set(name, sums);
 		}
 	}
-	return costs;
+	return { events, costs };
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { callgrindPid, readCallgrind } from './callgrind-read';
+import { callgrindPid, readCallgrindEvents } from './callgrind-read';
 import { table } from './lib';
 
 /**
@@ -16,21 +16,31 @@ import { table } from './lib';
  * count's own functions, JSON, Maps, the collector, the JIT compiler, ...). The compiler's share
  * is told apart: it depends on when V8 decides to optimize, not on the steady cost.
  * `npx tsx bench/count-instructions.ts` (about 6 minutes; needs valgrind). BENCH_INSTR_WARM,
- * BENCH_INSTR_SHORT, BENCH_INSTR_LONG: the warm-up and the two runs' messages.
+ * BENCH_INSTR_SHORT, BENCH_INSTR_LONG: the warm-up and the two runs' messages. BENCH_INSTR_CACHE=1:
+ * with callgrind's cache simulation (about three times as long), the misses a message too, by
+ * kind of work: whether what the count costs beyond its instructions is code or data that the
+ * rest of the engine's work took out of the caches.
  */
 const WARM = Number(process.env.BENCH_INSTR_WARM ?? 30_000);
 const SHORT = Number(process.env.BENCH_INSTR_SHORT ?? 2_000);
 const LONG = Number(process.env.BENCH_INSTR_LONG ?? 10_000);
+const CACHE = process.env.BENCH_INSTR_CACHE === '1';
 const DRIVER = path.join(__dirname, 'instructions-driver.ts');
 // The child runs in the scratch directory (V8's code logs land there), so tsx is named by path.
 const TSX = pathToFileURL(path.join(__dirname, '../node_modules/tsx/dist/loader.mjs')).href;
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
-/** One valgrind run of the driver; resolves with its instructions by function. */
-async function run(dir: string, counting: boolean, messages: number): Promise<Map<string, number>> {
+/** Costs by function: instructions, then (BENCH_INSTR_CACHE=1) the simulated caches' misses. */
+type Costs = Map<string, number[]>;
+/** The events of Costs' columns, as callgrind named them (Ir, I1mr, D1mr, ...). */
+let events = ['Ir'];
+
+/** One valgrind run of the driver; resolves with its costs by function. */
+async function run(dir: string, counting: boolean, messages: number): Promise<Costs> {
 	const file = path.join(dir, `callgrind.${counting ? 'on' : 'off'}.${messages}`);
 	const args = [
 		'--tool=callgrind',
+		...(CACHE ? ['--cache-sim=yes'] : []),
 		'--dump-instr=yes',
 		'--dump-line=no',
 		`--callgrind-out-file=${file}`,
@@ -59,19 +69,32 @@ async function run(dir: string, counting: boolean, messages: number): Promise<Ma
 	});
 	const map = `/tmp/perf-${callgrindPid(file)}.map`;
 	try {
-		return readCallgrind(file, map);
+		const read = readCallgrindEvents(file, map);
+		events = read.events;
+		return read.costs;
 	} finally {
 		rmSync(map, { force: true });
 		rmSync(file, { force: true });
 	}
 }
 
-/** Instructions per message of the messages between the short and the long run. */
-function perMessage(short: Map<string, number>, long: Map<string, number>): Map<string, number> {
-	const each = new Map<string, number>();
-	for (const name of new Set([...short.keys(), ...long.keys()]))
-		each.set(name, ((long.get(name) ?? 0) - (short.get(name) ?? 0)) / (LONG - SHORT));
+/** Costs per message of the messages between the short and the long run. */
+function perMessage(short: Costs, long: Costs): Costs {
+	const each: Costs = new Map();
+	const none = events.map(() => 0);
+	for (const name of new Set([...short.keys(), ...long.keys()])) {
+		const [a, b] = [short.get(name) ?? none, long.get(name) ?? none];
+		each.set(
+			name,
+			none.map((_, i) => ((b[i] ?? 0) - (a[i] ?? 0)) / (LONG - SHORT)),
+		);
+	}
 	return each;
+}
+
+/** One event's column of `costs` (0: instructions). */
+function column(costs: Costs, event: number): Map<string, number> {
+	return new Map([...costs].map(([name, values]) => [name, values[event] ?? 0]));
 }
 
 const KINDS: Array<[string, RegExp]> = [
@@ -136,12 +159,43 @@ function report(off: Map<string, number>, on: Map<string, number>): void {
 	);
 }
 
+/**
+ * The simulated caches' misses a message, off and on (the JIT compiler's left out), and by kind of
+ * work those of the level-1 caches: instruction fetches (I1mr) and data reads (D1mr).
+ */
+function missesReport(off: Costs, on: Costs): void {
+	const steady = (costs: Costs) =>
+		new Map([...costs].filter(([name]) => kindOf(name) !== 'JIT compiler'));
+	const [a, b] = [steady(off), steady(on)];
+	const rows = events.map((event, i) => {
+		const [x, y] = [sum(column(a, i)), sum(column(b, i))];
+		return { event, off: x.toFixed(0), on: y.toFixed(0), 'on - off': (y - x).toFixed(0) };
+	});
+	out();
+	out(`Callgrind's simulated caches, a message (the JIT compiler's left out):`);
+	out(table(rows));
+	for (const event of ['I1mr', 'D1mr']) {
+		const i = events.indexOf(event);
+		if (i < 0) continue;
+		const [x, y] = [byKind(column(a, i)), byKind(column(b, i))];
+		const kinds = [...new Set([...x.keys(), ...y.keys()])]
+			.map((kind) => ({ kind, diff: (y.get(kind) ?? 0) - (x.get(kind) ?? 0) }))
+			.sort((p, q) => q.diff - p.diff)
+			.map(({ kind, diff }) => ({ kind, 'on - off': diff.toFixed(0) }));
+		out();
+		out(`${event} a message by kind of work, on - off:`);
+		out(table(kinds));
+	}
+}
+
 async function main(dir: string): Promise<void> {
 	const both = async (messages: number) =>
 		await Promise.all([run(dir, false, messages), run(dir, true, messages)]);
 	const [offLong, onLong] = await both(LONG);
 	const [offShort, onShort] = await both(SHORT);
-	report(perMessage(offShort, offLong), perMessage(onShort, onLong));
+	const [off, on] = [perMessage(offShort, offLong), perMessage(onShort, onLong)];
+	report(column(off, 0), column(on, 0));
+	if (CACHE) missesReport(off, on);
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mb-instructions-'));
