@@ -1,6 +1,6 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- end-to-end tooling: a PostgreSQL server of the test's own, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- end-to-end tooling: a PostgreSQL server of the test's own, never loaded by n8n */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -46,13 +46,16 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
 			? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args], {
 					encoding: 'utf8',
 					stdio: ['ignore', 'pipe', 'pipe'],
+					// In its own folder: from one the postgres user cannot enter, pg_ctl's message is a
+					// warning about that, not why the server failed.
+					cwd: dir,
 				})
 			: execFileSync(path.join(bin, tool), args, {
 					encoding: 'utf8',
 					stdio: ['ignore', 'pipe', 'pipe'],
 				});
 	run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-	const port = await freePort();
+	let port = await freePort();
 	const server: OwnPostgres = {
 		host: '127.0.0.1',
 		port,
@@ -78,6 +81,16 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
 		},
 		psql: (sql, database = 'postgres') => psqlAt({ host: '127.0.0.1', port }, database, sql),
 	};
-	server.start();
-	return server;
+	// A port found free can be taken before the server binds it (another test's server restarting
+	// on its own): then another port.
+	for (let tries = 1; ; tries++) {
+		try {
+			server.start();
+			return server;
+		} catch (error) {
+			const log = readFileSync(path.join(dir, 'server.log'), 'utf8');
+			if (tries === 5 || !log.includes('Address already in use')) throw error;
+			server.port = port = await freePort();
+		}
+	}
 }
