@@ -1,10 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/require-node-api-error -- end-to-end tooling: a PostgreSQL server of the test's own, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- end-to-end tooling: a PostgreSQL server of the test's own, never loaded by n8n */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { freePort } from '../../scripts/lib/n8n-process';
+import { onFreePort } from '../helpers/on-free-port';
 import { psqlAt } from './psql';
 
 /**
@@ -55,7 +55,8 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
 					stdio: ['ignore', 'pipe', 'pipe'],
 				});
 	run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-	let port = await freePort();
+	const log = path.join(dir, 'server.log');
+	let port = 0;
 	const server: OwnPostgres = {
 		host: '127.0.0.1',
 		port,
@@ -64,7 +65,7 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
 				'-D',
 				data,
 				'-l',
-				path.join(dir, 'server.log'),
+				log,
 				'-o',
 				`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
 				'-w',
@@ -81,16 +82,12 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
 		},
 		psql: (sql, database = 'postgres') => psqlAt({ host: '127.0.0.1', port }, database, sql),
 	};
-	// A port found free can be taken before the server binds it (another test's server restarting
-	// on its own): then another port.
-	for (let tries = 1; ; tries++) {
-		try {
+	await onFreePort(
+		(free) => {
+			server.port = port = free;
 			server.start();
-			return server;
-		} catch (error) {
-			const log = readFileSync(path.join(dir, 'server.log'), 'utf8');
-			if (tries === 5 || !log.includes('Address already in use')) throw error;
-			server.port = port = await freePort();
-		}
-	}
+		},
+		() => existsSync(log) && readFileSync(log, 'utf8').includes('Address already in use'),
+	);
+	return server;
 }

@@ -6,9 +6,16 @@ import path from 'node:path';
 
 import { Redis } from 'ioredis';
 
-import { freePort } from '../../scripts/lib/n8n-process';
+import { onFreePort } from './on-free-port';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The port was taken by another process before this server bound it. */
+class PortTaken extends Error {
+	constructor(port: number) {
+		super(`port ${port} was taken before redis-server bound it`);
+	}
+}
 
 /**
  * A redis-server of the test's own on a free port, with no persistence unless `args` say how
@@ -20,36 +27,63 @@ export class OwnRedis {
 	private server?: ChildProcess;
 
 	private constructor(
-		readonly port: number,
+		private at: number,
 		private readonly args: readonly string[],
 	) {}
 
-	/** `args`: redis-server's own (persistence, renamed commands); none: it keeps nothing. */
+	/** The port it listens on: kept across restarts, so a restart is the same server coming back. */
+	get port(): number {
+		return this.at;
+	}
+
+	/**
+	 * `args`: redis-server's own (persistence, renamed commands); none: it keeps nothing. Started on
+	 * another free port when the one found free was taken before the server bound it (another
+	 * test's own server, restarting on its port, took it in between).
+	 */
 	static async start(...args: string[]): Promise<OwnRedis> {
-		const redis = new OwnRedis(
-			await freePort(),
-			args.length > 0 ? args : ['--save', '', '--appendonly', 'no'],
+		const redis = new OwnRedis(0, args.length > 0 ? args : ['--save', '', '--appendonly', 'no']);
+		await onFreePort(
+			async (port) => {
+				redis.at = port;
+				await redis.restart();
+			},
+			(error) => error instanceof PortTaken,
 		);
-		await redis.restart();
 		return redis;
 	}
 
-	/** Starts it (again), listening when resolved. */
+	/**
+	 * Starts it (again), listening when resolved. Only this server's answer counts (its process id
+	 * in INFO): another server on the port is never taken for it.
+	 */
 	async restart(): Promise<void> {
 		const args = ['--port', String(this.port), '--dir', this.dir, ...this.args];
-		this.server = spawn('redis-server', args);
+		const server = spawn('redis-server', args);
+		this.server = server;
+		let output = '';
+		server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		for (let waited = 0; waited < 3000; waited += 10) {
-			// A bare PING: a store's probe would write its own marker into the new Redis.
-			const probe = new Redis({ port: this.port, lazyConnect: true, retryStrategy: () => null });
-			const up = await probe.ping().then(
-				() => true,
-				() => false,
-			);
-			probe.disconnect();
-			if (up) return;
+			if (server.exitCode !== null) {
+				if (/Address already in use/.test(output)) throw new PortTaken(this.port);
+				throw new Error(`redis-server exited (${server.exitCode}) on ${this.port}: ${output}`);
+			}
+			if ((await this.answeringPid()) === server.pid) return;
 			await sleep(10);
 		}
 		throw new Error(`redis-server did not start on ${this.port}`);
+	}
+
+	/** The process id of the server answering on the port, if one does. */
+	private async answeringPid(): Promise<number | undefined> {
+		// INFO, not a store's probe: that would write its own marker into the new Redis.
+		const probe = new Redis({ port: this.port, lazyConnect: true, retryStrategy: () => null });
+		// Refused while it starts: the answer below says so, not an 'unhandled error' line.
+		probe.on('error', () => undefined);
+		const info = await probe.info('server').catch(() => '');
+		probe.disconnect();
+		const pid = /process_id:(\d+)/.exec(info)?.[1];
+		return pid === undefined ? undefined : Number(pid);
 	}
 
 	/** SIGKILL, resolved once it is gone. */

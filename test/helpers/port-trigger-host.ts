@@ -38,7 +38,11 @@ export class PortTriggerHost {
 			additionalDataFor(workflow, this.credentials),
 			this.mode,
 			this.mode === 'manual' ? 'manual' : 'activate',
-			(data: INodeExecutionData[][], _response?: unknown, done?: { resolve: (run: IRun) => void }) => {
+			(
+				data: INodeExecutionData[][],
+				_response?: unknown,
+				done?: { resolve: (run: IRun) => void },
+			) => {
 				this.emitted.push(data[0].map((i) => i.json as IDataObject));
 				// No workflow runs after the trigger here: its execution is over at once.
 				done?.resolve({} as IRun);
