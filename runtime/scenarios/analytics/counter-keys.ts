@@ -124,7 +124,7 @@ export function bucketLimitMs(bucket: number): number {
 export interface VersionCounts {
 	scenario: ScenarioRef;
 	day: Map<string, number>;
-	live: Map<string, number>;
+	live: ReadonlyMap<string, number>;
 	past?: Map<string, Map<string, number>>;
 }
 

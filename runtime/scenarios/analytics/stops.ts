@@ -42,7 +42,7 @@ function isStop(stop: Stop | StopBefore, day: string, name: string): boolean {
 
 const MINUTE_MS = 60_000;
 
-/** What a stop reads of a record (tally.ts's TalliedRecord, which imports this file). */
+/** What a stop reads of a record (tallied.ts's TalliedRecord, which imports this file). */
 interface StoppedRecord {
 	scenario: ScenarioRef;
 	snapshot: { value: string; context: { handedOff: boolean } };

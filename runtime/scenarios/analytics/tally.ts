@@ -1,5 +1,4 @@
-import type { PersistedSnapshot } from '../machine/compile';
-import type { CallResult, Effect, StepNote } from '../machine/setup';
+import type { StepNote } from '../machine/setup';
 import {
 	field,
 	sameVersion,
@@ -8,45 +7,17 @@ import {
 	type ScenarioRef,
 	type VersionCounts,
 } from './counter-keys';
-import { reachedDay, reachedNow, withReached, type Reached, type ReachedBefore } from './reached';
+import { reachedDay, reachedNow, withReached, type Reached } from './reached';
 import { takeNotes, type PathLeg, type StepFacts } from './step-notes';
-import { countStop, type Stop, type StopBefore } from './stops';
+import { leanStep } from './lean-step';
+import { countStop } from './stops';
+import { outcomeOf, type TalliedEffect, type TalliedRecord } from './tallied';
 
 /**
  * What one step counts, from the record before and after it and what the stepper noted about it:
  * the analytics counters (counter-keys.ts) written in the same compare-and-set as the record, so a
  * step lost to another writer counts nothing and a step saved counts once.
  */
-
-/** What a count reads of an effect in the record's outbox (durability/record.ts's `OutboxEntry`). */
-interface TalliedEffect {
-	effect: Pick<Effect, 'kind'>;
-	status: 'pending' | 'sending' | 'done' | 'unknown' | 'failed';
-	result?: Pick<CallResult, 'outcome'>;
-	/** Its outcome is in the counters. */
-	counted?: boolean;
-}
-
-/**
- * What a count reads of a stored conversation (durability/record.ts's `TalliedRecord`, which
- * the layer below this one cannot name): where it is, whether it ended, its outbox.
- */
-export interface TalliedRecord {
-	scenario: ScenarioRef;
-	snapshot: PersistedSnapshot;
-	ended: boolean;
-	outbox: TalliedEffect[];
-	/** When it entered its current state, written by the count. */
-	enteredAt?: number;
-	/**
-	 * The states it reached since it (re)started in its scenario version, each with the UTC day
-	 * it first did (reached.ts): a conversation is counted once per state ("reached"), every entry
-	 * is a visit.
-	 */
-	reached?: Reached | ReachedBefore;
-	/** Where it stopped, as counted (stops.ts). */
-	stop?: Stop | StopBefore;
-}
 
 const NOTE_COUNTERS: Record<StepNote, string | undefined> = {
 	fallback: 'fallback',
@@ -56,18 +27,21 @@ const NOTE_COUNTERS: Record<StepNote, string | undefined> = {
 	keyword: undefined,
 };
 
+/** One version's counts as a tally makes them, "in each state now" included. */
+type Counting = VersionCounts & { live: Map<string, number> };
+
 /** A step's counts per scenario version (usually one), built without a closure or a search. */
 class Tally {
-	readonly counts: VersionCounts[] = [];
+	readonly counts: Counting[] = [];
 
 	constructor(readonly today: string) {}
 
-	private of(scenario: ScenarioRef): VersionCounts {
+	private of(scenario: ScenarioRef): Counting {
 		const counts = this.counts;
 		for (let i = 0; i < counts.length; i++) {
 			if (sameVersion(counts[i].scenario, scenario)) return counts[i];
 		}
-		const found: VersionCounts = { scenario, day: new Map(), live: new Map() };
+		const found: Counting = { scenario, day: new Map(), live: new Map() };
 		counts.push(found);
 		return found;
 	}
@@ -102,7 +76,6 @@ export function stepTally(
 	after: TalliedRecord,
 	now: number,
 ): VersionCounts[] {
-	const tally = new Tally(today(now));
 	// Read once: a later write of the same record (its outbox drained) is not the step again.
 	const noted = takeNotes(after);
 	const facts = noted.facts;
@@ -111,9 +84,24 @@ export function stepTally(
 		after.reached = before.reached;
 		after.enteredAt = before.enteredAt;
 		after.stop = before.stop;
-		for (const entry of after.outbox) countOutcome(tally, after.scenario, entry);
-		return tally.counts;
+		return outcomes(after, undefined);
 	}
+	const lean = leanStep(before, after, facts, noted.path, now);
+	return lean ? outcomes(after, lean) : fullTally(before, after, noted, now);
+}
+
+/**
+ * Any step's counts, however it moved (a start, an end, a hand-off, a jump to another version, a
+ * split's marks): the reference the lean step (lean-step.ts) counts its kind of step alike to.
+ */
+export function fullTally(
+	before: TalliedRecord | undefined,
+	after: TalliedRecord,
+	noted: { facts?: StepFacts; path?: readonly PathLeg[] },
+	now: number,
+): VersionCounts[] {
+	const facts = noted.facts;
+	const tally = new Tally(today(now));
 	const from = before?.scenario;
 	const prev = before?.snapshot.value;
 	const next = after.snapshot.value;
@@ -247,14 +235,22 @@ function countSplits(tally: Tally, before: TalliedRecord | undefined, after: Tal
 	}
 }
 
+// An outcome moves no conversation: nothing in the "in each state now" hash.
+const NONE: ReadonlyMap<string, number> = new Map();
+
+/** The outcomes of `after`'s outbox added to `counts` (made if none and there are outcomes). */
+function outcomes(after: TalliedRecord, counts: VersionCounts | undefined): VersionCounts[] {
+	for (const entry of after.outbox) {
+		const name = outcomeOf(entry);
+		if (name === undefined) continue;
+		counts ??= { scenario: after.scenario, day: new Map(), live: NONE };
+		counts.day.set(name, (counts.day.get(name) ?? 0) + 1);
+	}
+	return counts ? [counts] : [];
+}
+
 /** An effect's outcome is counted with the write that records it, once. */
 function countOutcome(tally: Tally, scenario: ScenarioRef, entry: TalliedEffect): void {
-	if (entry.counted || entry.status === 'pending' || entry.status === 'sending') return;
-	entry.counted = true;
-	const kind = entry.effect.kind;
-	if (kind === 'reply')
-		tally.add(scenario, entry.status === 'done' ? 'reply:sent' : `reply:${entry.status}`);
-	else if (kind === 'workflow')
-		tally.add(scenario, `call:${entry.result?.outcome ?? entry.status}`);
-	else tally.add(scenario, `tags:${entry.status}`);
+	const name = outcomeOf(entry);
+	if (name !== undefined) tally.add(scenario, name);
 }
