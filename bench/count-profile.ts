@@ -2,8 +2,12 @@
 import { execFileSync } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
 
+import type { StateStore } from '../runtime/stores';
 import { MemoryStore } from '../runtime/stores/memory';
+import { PostgresStore } from '../runtime/stores/postgres';
+import type { PostgresCredential } from '../runtime/stores/postgres-options';
 import { RedisStore } from '../runtime/stores/redis';
+import { createTestDatabase, dropTestDatabase } from '../test/helpers/postgres-db';
 import { benchEngine } from './counters-overhead';
 import { handleConcurrently, REDIS_URL, table } from './lib';
 import { messages } from './order-traffic';
@@ -13,13 +17,30 @@ import { messages } from './order-traffic';
  * bench's traffic, 50 in flight), counters off or on, sampled by V8's profiler on the main thread
  * every 100 µs after an untimed warm-up; processes of the two sides alternated, each side's self
  * time per message averaged, and the functions printed by what they cost more with the counters on.
- * `npx tsx bench/count-profile.ts` (about 3 minutes); BENCH_PROFILE_STORE=redis (the machine's
+ * `npx tsx bench/count-profile.ts` (about 3 minutes); BENCH_PROFILE_STORE=redis or postgres (the machine's
  * Redis), BENCH_PROFILE_RUNS (a side, default 3), BENCH_PROFILE_MESSAGES (default 30,000).
  */
 const RUNS = Number(process.env.BENCH_PROFILE_RUNS ?? 3);
 const MESSAGES = Number(process.env.BENCH_PROFILE_MESSAGES ?? 30_000);
 const UNTIMED = 3_000;
-const REDIS = process.env.BENCH_PROFILE_STORE === 'redis';
+const STORE = process.env.BENCH_PROFILE_STORE ?? 'memory';
+const STORE_NAMES: Record<string, string> = {
+	memory: 'MemoryStore',
+	redis: 'RedisStore',
+	postgres: 'PostgresStore',
+};
+// The children's database (PostgreSQL), made by the parent: a schema a child.
+const PG = process.env.MB_PROFILE_PG;
+
+function openStore(): StateStore {
+	if (STORE === 'redis') return new RedisStore(REDIS_URL, `prof-${process.pid}`);
+	if (STORE === 'postgres' && PG)
+		return new PostgresStore({
+			...(JSON.parse(PG) as PostgresCredential),
+			schema: `p${process.pid}`,
+		});
+	return new MemoryStore();
+}
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
 type Side = { cpu: number; self: Record<string, number> };
@@ -32,7 +53,7 @@ function where(frame: { functionName: string; url: string; lineNumber: number })
 
 /** One side, in this process: µs a message of CPU, and of self time by function. */
 async function profileSide(on: boolean): Promise<Side> {
-	const store = REDIS ? new RedisStore(REDIS_URL, `prof-${process.pid}`) : new MemoryStore();
+	const store = openStore();
 	const engine = benchEngine(store, on);
 	const all = messages(UNTIMED + MESSAGES, 'p');
 	const handle = async (list: typeof all) =>
@@ -86,7 +107,7 @@ function report(): void {
 	const sampled = (sides: Side[]) =>
 		mean(sides, (s) => Object.values(s.self).reduce((x, y) => x + y, 0));
 	out(
-		`Counters off / on, ${REDIS ? 'RedisStore' : 'MemoryStore'}, ${RUNS} processes a side of ${MESSAGES} messages: CPU ${mean(off, (s) => s.cpu).toFixed(1)} / ${mean(on, (s) => s.cpu).toFixed(1)} µs a message, main thread sampled ${sampled(off).toFixed(1)} / ${sampled(on).toFixed(1)}. Self time a message, the 25 functions that cost most more with the counters on:`,
+		`Counters off / on, ${STORE_NAMES[STORE] ?? STORE}, ${RUNS} processes a side of ${MESSAGES} messages: CPU ${mean(off, (s) => s.cpu).toFixed(1)} / ${mean(on, (s) => s.cpu).toFixed(1)} µs a message, main thread sampled ${sampled(off).toFixed(1)} / ${sampled(on).toFixed(1)}. Self time a message, the 25 functions that cost most more with the counters on:`,
 	);
 	out(
 		table(
@@ -105,4 +126,13 @@ function report(): void {
 
 const child = process.env.MB_PROFILE_SIDE;
 if (child) void profileSide(child === 'on').then((side) => out(JSON.stringify(side)));
+else if (STORE === 'postgres')
+	void createTestDatabase('profile').then(async (pg) => {
+		process.env.MB_PROFILE_PG = JSON.stringify(pg);
+		try {
+			report();
+		} finally {
+			await dropTestDatabase(pg);
+		}
+	});
 else report();

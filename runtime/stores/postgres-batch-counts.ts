@@ -129,9 +129,12 @@ export function batchJson(ops: ReadonlyArray<{ name: string; values: unknown[] }
 			json += JSON.stringify({ op: name, a: values });
 			continue;
 		}
-		// Without its counts (they go in the sum), and without a toJSON on them: JSON.stringify
-		// leaves its fast path for the whole text when any object in it has one.
-		json += `{"op":"write","a":${JSON.stringify(values.slice(0, COUNTS))}}`;
+		// Without its counts (they go in the sum: null in their place, put back at once, no copy
+		// made), and without a toJSON on them: JSON.stringify leaves its fast path for the whole
+		// text when any object in it has one.
+		values[COUNTS] = null;
+		json += `{"op":"write","a":${JSON.stringify(values)}}`;
+		values[COUNTS] = counts;
 		counted += counted ? `,${i}` : `${i}`;
 		latest = Math.max(latest, Number(values[NOW]));
 		addUp(sums, values[COUNTS_NS] as string, counts.hashes);
