@@ -32,11 +32,11 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 
 /** Costs by function: instructions, then (BENCH_INSTR_CACHE=1) the simulated caches' misses. */
 type Costs = Map<string, number[]>;
-/** The events of Costs' columns, as callgrind named them (Ir, I1mr, D1mr, ...). */
-let events = ['Ir'];
+/** Costs with the events of their columns, as callgrind named them (Ir, I1mr, D1mr, ...). */
+type Measured = { events: string[]; costs: Costs };
 
 /** One valgrind run of the driver; resolves with its costs by function. */
-async function run(dir: string, counting: boolean, messages: number): Promise<Costs> {
+async function run(dir: string, counting: boolean, messages: number): Promise<Measured> {
 	const file = path.join(dir, `callgrind.${counting ? 'on' : 'off'}.${messages}`);
 	const args = [
 		'--tool=callgrind',
@@ -69,27 +69,25 @@ async function run(dir: string, counting: boolean, messages: number): Promise<Co
 	});
 	const map = `/tmp/perf-${callgrindPid(file)}.map`;
 	try {
-		const read = readCallgrindEvents(file, map);
-		events = read.events;
-		return read.costs;
+		return readCallgrindEvents(file, map);
 	} finally {
 		rmSync(map, { force: true });
 		rmSync(file, { force: true });
 	}
 }
 
-/** Costs per message of the messages between the short and the long run. */
-function perMessage(short: Costs, long: Costs): Costs {
+/** Costs per message of the messages between the short and the long run (the same events). */
+function perMessage(short: Measured, long: Measured): Measured {
 	const each: Costs = new Map();
-	const none = events.map(() => 0);
-	for (const name of new Set([...short.keys(), ...long.keys()])) {
-		const [a, b] = [short.get(name) ?? none, long.get(name) ?? none];
+	const none = long.events.map(() => 0);
+	for (const name of new Set([...short.costs.keys(), ...long.costs.keys()])) {
+		const [a, b] = [short.costs.get(name) ?? none, long.costs.get(name) ?? none];
 		each.set(
 			name,
 			none.map((_, i) => ((b[i] ?? 0) - (a[i] ?? 0)) / (LONG - SHORT)),
 		);
 	}
-	return each;
+	return { events: long.events, costs: each };
 }
 
 /** One event's column of `costs` (0: instructions). */
@@ -163,10 +161,11 @@ function report(off: Map<string, number>, on: Map<string, number>): void {
  * The simulated caches' misses a message, off and on (the JIT compiler's left out), and by kind of
  * work those of the level-1 caches: instruction fetches (I1mr) and data reads (D1mr).
  */
-function missesReport(off: Costs, on: Costs): void {
-	const steady = (costs: Costs) =>
+function missesReport(off: Measured, on: Measured): void {
+	const steady = ({ costs }: Measured) =>
 		new Map([...costs].filter(([name]) => kindOf(name) !== 'JIT compiler'));
 	const [a, b] = [steady(off), steady(on)];
+	const events = on.events;
 	const rows = events.map((event, i) => {
 		const [x, y] = [sum(column(a, i)), sum(column(b, i))];
 		return { event, off: x.toFixed(0), on: y.toFixed(0), 'on - off': (y - x).toFixed(0) };
@@ -194,7 +193,7 @@ async function main(dir: string): Promise<void> {
 	const [offLong, onLong] = await both(LONG);
 	const [offShort, onShort] = await both(SHORT);
 	const [off, on] = [perMessage(offShort, offLong), perMessage(onShort, onLong)];
-	report(column(off, 0), column(on, 0));
+	report(column(off.costs, 0), column(on.costs, 0));
 	if (CACHE) missesReport(off, on);
 }
 
