@@ -18,7 +18,8 @@ export type ReachedBefore = Readonly<Record<string, string>>;
 // A state's name as it sits between bars: made once per state (at most 10,000 kept).
 const tokens = new Map<string, string>();
 
-function token(state: string): string {
+/** How `state` sits in a reached string (`|name|`): what a lookup of it searches for. */
+export function token(state: string): string {
 	return getOrCreate(tokens, state, () => `|${encodeURIComponent(state)}|`, 10_000);
 }
 

@@ -1,5 +1,6 @@
 import { getOrCreate } from '../../per-process';
 import { field, type ScenarioRef } from './counter-keys';
+import { token } from './reached';
 
 /**
  * A state's counter names in one scenario version, made once and read by the lean step
@@ -16,7 +17,7 @@ export class StateNames {
 	private readonly waits: string[] = [];
 
 	constructor(readonly state: string) {
-		this.token = `|${encodeURIComponent(state)}|`;
+		this.token = token(state);
 		this.entered = field.of('entered', state);
 		this.reached = field.of('reached', state);
 	}
