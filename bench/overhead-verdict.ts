@@ -15,6 +15,8 @@ export interface RunResult {
 	perSecond: number;
 	/** This process's CPU time per message. */
 	cpuUs: number;
+	/** Its main thread's alone (the rest: V8's collector and compiler threads, libuv's pool). */
+	mainUs: number;
 }
 
 // A full collection before each round, outside its time, and a young one closing each chunk inside
@@ -78,12 +80,18 @@ export async function interleaved(
 
 async function timedChunk(run: () => Promise<number>): Promise<RunResult> {
 	const cpu = process.cpuUsage();
+	const main = process.threadCpuUsage();
 	const started = performance.now();
 	const handled = await run();
 	collectGarbage({ type: 'minor' });
 	const used = process.cpuUsage(cpu);
+	const usedMain = process.threadCpuUsage(main);
 	const seconds = (performance.now() - started) / 1000;
-	return { perSecond: handled / seconds, cpuUs: (used.user + used.system) / handled };
+	return {
+		perSecond: handled / seconds,
+		cpuUs: (used.user + used.system) / handled,
+		mainUs: (usedMain.user + usedMain.system) / handled,
+	};
 }
 
 const median = (values: number[]) => {
@@ -130,6 +138,8 @@ export function overheadRow(
 	const [low, high] = medianInterval(byCpu);
 	const line = 1 - limit;
 	const cpu = (runs: RunResult[]) => median(runs.map((r) => r.cpuUs)).toFixed(0);
+	const main = (runs: RunResult[]) => median(runs.map((r) => r.mainUs)).toFixed(0);
+	const byMain = median(rounds.map((i) => off[i].mainUs / on[i].mainUs));
 	const pct = Math.round(limit * 100);
 	return {
 		[`CPU µs/message, ${labels.off} / ${labels.on}`]: `${cpu(off)} / ${cpu(on)}`,
@@ -139,6 +149,7 @@ export function overheadRow(
 		[`within ${pct} %`]:
 			low >= line ? 'yes' : high < line ? 'NO' : `not shown (${line.toFixed(2)} inside)`,
 		'CPU of all pairs, off / on': (sum(off) / sum(on)).toFixed(3),
+		[`main thread µs/message, ${labels.off} / ${labels.on} (median ratio)`]: `${main(off)} / ${main(on)} (${byMain.toFixed(3)})`,
 		'by wall, median of pairs': median(byWall).toFixed(3),
 		'wall 95 % interval': interval(medianInterval(byWall)),
 		[`best messages/s, ${labels.off} / ${labels.on}`]: `${Math.round(best(off)).toLocaleString('en')} / ${Math.round(best(on)).toLocaleString('en')}`,
