@@ -5,6 +5,7 @@ import { admin, useEmulator } from '../../helpers/emulator';
 import { Receiver } from '../../helpers/receiver';
 
 import { ISO_UTC } from './event-shapes';
+import { PROMPT_ANSWER_TIMEOUT_MS } from './webhook-fixture';
 
 export { ISO_UTC };
 const SECRET = 'whsec_events-contract';
@@ -21,7 +22,7 @@ export type Emitted = { event: string; data: Record<string, unknown>; delivery_i
 
 /** One emulator with a receiver subscribed to every event, signed; each test starts from the seed. */
 export function useEventCapture() {
-	const emulator = useEmulator({ deliveryTimeoutMs: 1_000 });
+	const emulator = useEmulator({ deliveryTimeoutMs: PROMPT_ANSWER_TIMEOUT_MS });
 	let receiver: Receiver;
 	let subscriptionId: string;
 

@@ -2,7 +2,15 @@ import type { RunningEmulator } from '../../emulator';
 import type { Delivery } from '../../emulator/webhooks';
 import type { Receiver } from '../../helpers/receiver';
 import { useEmulator } from '../../helpers/emulator';
-import { ISO_UTC, subscribe, inbound, delivery, settle, useReceiver } from './webhook-fixture';
+import {
+	ISO_UTC,
+	subscribe,
+	inbound,
+	delivery,
+	settle,
+	useReceiver,
+	PROMPT_ANSWER_TIMEOUT_MS,
+} from './webhook-fixture';
 
 type Answer = { status: number; delayMs?: number };
 
@@ -21,7 +29,7 @@ function firstAttemptOn(emulator: () => RunningEmulator, receiver: () => Receive
 // docs/service-assumptions.md#a28 (only HTTP 200 within the timeout counts). The answers here
 // come at once: a timeout of seconds, so that a loaded machine's slow answer is not a timeout.
 describe('emulator webhooks: what counts as a successful attempt', () => {
-	const emulator = useEmulator({ deliveryTimeoutMs: 5_000 });
+	const emulator = useEmulator({ deliveryTimeoutMs: PROMPT_ANSWER_TIMEOUT_MS });
 	const receiver = useReceiver(emulator);
 	const firstAttempt = firstAttemptOn(emulator, receiver);
 

@@ -24,6 +24,8 @@ export const TRANSPORT_HEADERS = [
 	'keep-alive',
 ];
 export const RETRY_DELAYS_MS = [60_000, 300_000, 900_000];
+/** A delivery timeout for receivers that answer at once: seconds, so a loaded machine's slow answer is not read as a timeout. */
+export const PROMPT_ANSWER_TIMEOUT_MS = 5_000;
 export const SECRET = 'whsec_contract-test';
 
 export type SubscriptionView = {

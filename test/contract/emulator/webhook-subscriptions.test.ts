@@ -13,11 +13,12 @@ import {
 	useReceiver,
 	type SubscriptionView,
 	type Saved,
+	PROMPT_ANSWER_TIMEOUT_MS,
 } from './webhook-fixture';
 
 // docs/service-assumptions.md#a31 (test event on saving), #a34 (subscriptions in the admin API, https except localhost).
 describe('emulator webhooks: subscriptions', () => {
-	const emulator = useEmulator({ deliveryTimeoutMs: 300 });
+	const emulator = useEmulator({ deliveryTimeoutMs: PROMPT_ANSWER_TIMEOUT_MS });
 	const receiver = useReceiver(emulator);
 
 	it.each([
