@@ -8,7 +8,7 @@ import { PostgresStore } from '../runtime/stores/postgres';
 import type { PostgresCredential } from '../runtime/stores/postgres-options';
 import { RedisStore } from '../runtime/stores/redis';
 import { createTestDatabase, dropTestDatabase } from '../test/helpers/postgres-db';
-import { benchEngine } from './counters-overhead';
+import { benchEngine } from './counters-side';
 import { handleConcurrently, REDIS_URL, table } from './lib';
 import { messages } from './order-traffic';
 

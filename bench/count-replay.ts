@@ -4,7 +4,8 @@ import { stepFacts, stepPath } from '../runtime/scenarios/analytics/step-notes';
 import { stepTally } from '../runtime/scenarios/analytics/tally';
 import type { ConversationRecord } from '../runtime/scenarios/durability/record';
 import { MemoryStore } from '../runtime/stores/memory';
-import { copyRecord as copy, replaceCount, side, type Rec } from './counters-overhead';
+import { copyRecord as copy, replaceCount, type Rec } from './counters-overhead';
+import { side } from './counters-side';
 import { table } from './lib';
 import { messages } from './order-traffic';
 

@@ -1,17 +1,17 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
 import { Redis } from 'ioredis';
 
-import { ScenarioEngine, type MessageReceived } from '../runtime/scenarios';
+import type { ScenarioEngine } from '../runtime/scenarios';
 import { COUNTERS_NAMESPACE } from '../runtime/scenarios/analytics/counter-keys';
 import type { ConversationRecord } from '../runtime/scenarios/durability/record';
 import type { StateStore } from '../runtime/stores';
 import type { WriteOptions } from '../runtime/stores/types';
-import { HistoryApi } from './history-api';
-import { handleConcurrently, table } from './lib';
-import { clients, order } from './order-traffic';
-import { chunkedSide, interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
-
-const CONCURRENCY = 50;
+import { apartInterleaved } from './counters-apart';
+import { CHUNKS, CONCURRENCY, COUNTER_MESSAGES, side, type CounterStore } from './counters-side';
+import type { KindOfStore, StorePlace } from './counter-stores';
+import { table } from './lib';
+import { messages } from './order-traffic';
+import { interleaved, overheadRow } from './overhead-verdict';
 
 /** A record as the engine's count reads it: none before a conversation's first write. */
 export type Rec = ConversationRecord | undefined;
@@ -41,65 +41,34 @@ export function replaceCount(engine: ScenarioEngine, make: (own: Count) => Count
  * what the CPU shows. Then what a scenario-day's counters take.
  */
 const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 16);
-const CHUNKS = Number(process.env.BENCH_COUNTER_CHUNKS ?? 32);
-/** The messages a side times, after every client's first three (untimed). */
-export const COUNTER_MESSAGES = Number(process.env.BENCH_COUNTER_MESSAGES ?? 8_000);
-
-export interface CounterStore {
-	name: string;
-	/** A fresh store per side and round (`i` tells them apart). */
-	open(i: number): StateStore;
-}
-
-/** The counters benches' engine: the order-status example on `store`, counting or not. */
-export function benchEngine(store: StateStore, analytics: boolean): ScenarioEngine {
-	return new ScenarioEngine({
-		scenarios: [order],
-		store,
-		api: new HistoryApi(clients),
-		clock: { now: () => Date.now() },
-		...(analytics ? {} : { analytics: false }),
-	});
-}
 
 /**
- * A side: `store`, its engine counting or not, `untimed` events handled at once, then chunks.
- * `adjust`: a change made to the engine before it runs (counters-parts.ts).
+ * BENCH_COUNTER_APART=1: each side in a process of its own (counters-apart.ts), to tell what the
+ * two sides' sharing one process adds to the cost from what the counting costs.
  */
-export async function side(
-	store: StateStore,
-	events: MessageReceived[],
-	untimed: number,
-	analytics: boolean,
-	adjust?: (engine: ScenarioEngine) => void,
-): Promise<ChunkedSide> {
-	const engine = benchEngine(store, analytics);
-	adjust?.(engine);
-	const handle = async (list: MessageReceived[]) =>
-		await handleConcurrently(async (e) => await engine.handle(e), list, CONCURRENCY, []);
-	await handle(events.slice(0, untimed));
-	return chunkedSide(events.slice(untimed), CHUNKS, handle, async () => await store.close());
-}
+const APART = process.env.BENCH_COUNTER_APART === '1';
 
 export async function countersOverhead(
-	stores: readonly CounterStore[],
-	events: MessageReceived[],
-	untimed: number,
+	stores: ReadonlyArray<CounterStore & { kind: KindOfStore }>,
+	run: { place: StorePlace; total: number; untimed: number },
 	out: (line?: string) => void,
 ): Promise<void> {
 	const rows: Array<Record<string, string>> = [];
+	const events = messages(run.total, 'k');
 	let n = 0;
 	const labels = { off: 'off', on: 'on', short: 'on' };
 	for (const store of stores) {
-		const [off, on] = await interleaved(
-			ROUNDS,
-			CHUNKS,
-			async (i) => await side(store.open(++n), events, untimed, i === 1),
-		);
+		const [off, on] = APART
+			? await apartInterleaved({ ...run, kind: store.kind }, ROUNDS, CHUNKS)
+			: await interleaved(
+					ROUNDS,
+					CHUNKS,
+					async (i) => await side(store.open(++n), events, run.untimed, i === 1),
+				);
 		rows.push({ store: store.name, ...overheadRow(labels, off, on, 0.1) });
 	}
 	out(
-		`Analytics counters on vs off (${COUNTER_MESSAGES.toLocaleString('en')} messages a side after ${untimed} untimed, ${CONCURRENCY} in flight, ${ROUNDS} rounds of both sides fed in turns by chunks of ${Math.ceil(COUNTER_MESSAGES / CHUNKS)} messages, ABBA by pair, fresh stores each round). Verdict: the median over pairs of the pair's CPU ratio (this process's CPU time per message, off over on; the servers' time is another process's), said within 10 % only when its 95 % interval is; by wall: on's messages/s over off's:`,
+		`Analytics counters on vs off (${COUNTER_MESSAGES.toLocaleString('en')} messages a side after ${run.untimed} untimed, ${CONCURRENCY} in flight, ${ROUNDS} rounds of both sides ${APART ? 'each in a process of its own, ' : ''}fed in turns by chunks of ${Math.ceil(COUNTER_MESSAGES / CHUNKS)} messages, ABBA by pair, fresh stores each round). Verdict: the median over pairs of the pair's CPU ratio (this process's CPU time per message, off over on; the servers' time is another process's), said within 10 % only when its 95 % interval is; by wall: on's messages/s over off's:`,
 	);
 	out(table(rows));
 	out();

@@ -11,7 +11,8 @@ import type { ConversationRecord } from '../runtime/scenarios/durability/record'
 import { MemoryStore } from '../runtime/stores/memory';
 import { SqliteStore } from '../runtime/stores/sqlite';
 import type { StateStore } from '../runtime/stores/types';
-import { copyRecord as copy, replaceCount, side, type Count } from './counters-overhead';
+import { copyRecord as copy, replaceCount, type Count } from './counters-overhead';
+import { CHUNKS, COUNTER_MESSAGES as TIMED, side } from './counters-side';
 import { table } from './lib';
 import { messages } from './order-traffic';
 import { interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
@@ -27,9 +28,7 @@ import { interleaved, overheadRow, type ChunkedSide } from './overhead-verdict';
  * SQLite file of its own (MemoryStore without); BENCH_PARTS picks rows by their ids (main's ROWS).
  */
 const ROUNDS = Number(process.env.BENCH_COUNTER_ROUNDS ?? 6);
-const CHUNKS = Number(process.env.BENCH_COUNTER_CHUNKS ?? 32);
 const UNTIMED = 3_000;
-const TIMED = Number(process.env.BENCH_COUNTER_MESSAGES ?? 8_000);
 const SQLITE = process.env.BENCH_PARTS_STORE === 'sqlite';
 // Rows run one after another in a process move each other (one by 3 to 4 points, docs/benchmarks.md):
 // BENCH_PARTS=whole,bookkeeping runs only those rows (one a process reads each as if alone).

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling, never loaded by n8n */
 import { MemoryStore } from '../runtime/stores/memory';
-import { benchEngine } from './counters-overhead';
+import { benchEngine } from './counters-side';
 import { handleConcurrently } from './lib';
 import { messages } from './order-traffic';
 

@@ -22,7 +22,7 @@ export interface RunResult {
 // A full collection before each round, outside its time, and a young one closing each chunk inside
 // it (the flag, set at run time, is what `node --expose-gc` sets at start).
 setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as (options?: { type: 'minor' }) => void;
+export const collectGarbage = runInNewContext('gc') as (options?: { type: 'minor' }) => void;
 
 /** One side of a comparison, open (its store, its engine) and fed a chunk of messages at a time. */
 export interface ChunkedSide {
@@ -68,7 +68,7 @@ export async function interleaved(
 		try {
 			collectGarbage();
 			for (let k = 0; k < chunks; k++) {
-				for (const side of (round + k) % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const))
+				for (const side of turnOrder(round, k))
 					results[side].push(await timedChunk(async () => await sides[side].run(k)));
 			}
 		} finally {
@@ -78,7 +78,12 @@ export async function interleaved(
 	return results;
 }
 
-async function timedChunk(run: () => Promise<number>): Promise<RunResult> {
+/** Which side goes first with chunk `k` of `round`: ABBA by pair. */
+export const turnOrder = (round: number, k: number) =>
+	(round + k) % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const);
+
+/** A chunk's run: its CPU time and wall rate, a young collection closing it inside its time. */
+export async function timedChunk(run: () => Promise<number>): Promise<RunResult> {
 	const cpu = process.cpuUsage();
 	const main = process.threadCpuUsage();
 	const started = performance.now();

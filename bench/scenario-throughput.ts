@@ -5,17 +5,13 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 
 import { MemoryStore } from '../runtime/stores';
-import type { PostgresCredential } from '../runtime/stores/postgres-options';
 import { PostgresStore } from '../runtime/stores/postgres';
 import { RedisStore } from '../runtime/stores/redis';
 import { SqliteStore } from '../runtime/stores/sqlite';
 import { createTestDatabase, dropTestDatabase } from '../test/helpers/postgres-db';
-import {
-	COUNTER_MESSAGES,
-	countersOverhead,
-	counterSize,
-	type CounterStore,
-} from './counters-overhead';
+import { counterStores, PG_FLUSH, type StorePlace } from './counter-stores';
+import { countersOverhead, counterSize } from './counters-overhead';
+import { COUNTER_MESSAGES } from './counters-side';
 import { bareXstate, throughEngine, withStore, type Run } from './engine-run';
 import { CLIENTS, messages } from './order-traffic';
 import { percentile, REDIS_URL, table } from './lib';
@@ -31,8 +27,6 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 20_000);
 const CONCURRENCY = 50;
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
 // The machine's Redis (the one n8n queue mode would use); the run's keys are deleted after.
-// BENCH_PG_FLUSH=0: the PostgreSQL store with Flush Each Write to Disk off (synchronous_commit off).
-const PG_FLUSH = process.env.BENCH_PG_FLUSH !== '0';
 // BENCH_STORES=sqlite,postgres: only these stores' throughput runs (and no counters or storage);
 // with BENCH_ONLY=counters, only these stores' counters.
 const STORES = process.env.BENCH_STORES?.split(',');
@@ -49,39 +43,15 @@ async function dropKeys(pattern: string): Promise<void> {
 }
 
 /** The counters on against off, each store (BENCH_ONLY=counters: only this, BENCH_STORES: those). */
-async function counters(
-	dir: string,
-	redisPrefix: string,
-	pg: PostgresCredential,
-	out: (line?: string) => void,
-): Promise<void> {
-	const stores: Array<CounterStore & { kind: string }> = [
-		{ kind: 'memory', name: 'MemoryStore', open: () => new MemoryStore() },
-		{
-			kind: 'sqlite',
-			name: 'SqliteStore',
-			open: (i) => new SqliteStore(path.join(dir, `k${i}.sqlite`)),
-		},
-		{
-			kind: 'redis',
-			name: 'RedisStore',
-			open: (i) => new RedisStore(REDIS_URL, `${redisPrefix}-k${i}`),
-		},
-		{
-			kind: 'postgres',
-			name: 'PostgresStore',
-			open: (i) => new PostgresStore({ ...pg, schema: `k${i}`, flushEachWrite: PG_FLUSH }),
-		},
-	];
+async function counters(place: StorePlace, out: (line?: string) => void): Promise<void> {
 	// Every client's conversation started (untimed), then COUNTER_MESSAGES timed.
 	const start = Number(process.env.BENCH_COUNTER_UNTIMED ?? 3 * CLIENTS);
 	await countersOverhead(
-		stores.filter((s) => benched(s.kind)),
-		messages(start + COUNTER_MESSAGES, 'k'),
-		start,
+		counterStores(place).filter((s) => benched(s.kind)),
+		{ place, total: start + COUNTER_MESSAGES, untimed: start },
 		out,
 	);
-	await dropKeys(`${redisPrefix}-*`);
+	await dropKeys(`${place.redisPrefix}-*`);
 }
 
 async function main(): Promise<void> {
@@ -100,7 +70,7 @@ async function main(): Promise<void> {
 
 		const events = messages(MESSAGES, 'm');
 		if (process.env.BENCH_ONLY === 'counters')
-			return await counters(dir, `mb-bench-${process.pid}`, pg, out);
+			return await counters({ dir, redisPrefix: `mb-bench-${process.pid}`, pg }, out);
 		// The floor is the fastest of three runs: a pause of the shared machine must not lower it.
 		const bare = [bareXstate(events), bareXstate(events), bareXstate(events)].sort(
 			(a, b) => a.ms - b.ms,
@@ -152,7 +122,7 @@ async function main(): Promise<void> {
 		if (!STORES) {
 			await counterSize(memoryRun, REDIS_URL, `${redisPrefix}-${CONCURRENCY}`, out);
 			await dropKeys(`${redisPrefix}-*`);
-			await counters(dir, redisPrefix, pg, out);
+			await counters({ dir, redisPrefix, pg }, out);
 		}
 
 		const base = MESSAGES / (runs[0][1].ms / 1000);
