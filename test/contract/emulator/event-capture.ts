@@ -1,11 +1,11 @@
 /** What the event contract tests share: a receiver subscribed to every event, and how to read it. */
 import type { RunningEmulator } from '../../emulator';
 import { signatureValid } from '../../helpers/deliveries';
-import { admin, useEmulator } from '../../helpers/emulator';
+import { admin } from '../../helpers/emulator';
 import { Receiver } from '../../helpers/receiver';
 
 import { ISO_UTC } from './event-shapes';
-import { PROMPT_ANSWER_TIMEOUT_MS } from './webhook-fixture';
+import { usePromptEmulator } from './webhook-fixture';
 
 export { ISO_UTC };
 const SECRET = 'whsec_events-contract';
@@ -22,7 +22,7 @@ export type Emitted = { event: string; data: Record<string, unknown>; delivery_i
 
 /** One emulator with a receiver subscribed to every event, signed; each test starts from the seed. */
 export function useEventCapture() {
-	const emulator = useEmulator({ deliveryTimeoutMs: PROMPT_ANSWER_TIMEOUT_MS });
+	const emulator = usePromptEmulator();
 	let receiver: Receiver;
 	let subscriptionId: string;
 

@@ -9,7 +9,7 @@ import {
 	delivery,
 	settle,
 	useReceiver,
-	PROMPT_ANSWER_TIMEOUT_MS,
+	usePromptEmulator,
 } from './webhook-fixture';
 
 type Answer = { status: number; delayMs?: number };
@@ -29,7 +29,7 @@ function firstAttemptOn(emulator: () => RunningEmulator, receiver: () => Receive
 // docs/service-assumptions.md#a28 (only HTTP 200 within the timeout counts). The answers here
 // come at once: a timeout of seconds, so that a loaded machine's slow answer is not a timeout.
 describe('emulator webhooks: what counts as a successful attempt', () => {
-	const emulator = useEmulator({ deliveryTimeoutMs: PROMPT_ANSWER_TIMEOUT_MS });
+	const emulator = usePromptEmulator();
 	const receiver = useReceiver(emulator);
 	const firstAttempt = firstAttemptOn(emulator, receiver);
 

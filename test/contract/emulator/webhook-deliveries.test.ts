@@ -1,6 +1,6 @@
 import { sign } from '../../emulator';
 import { referenceSignature, signatureValid } from '../../helpers/deliveries';
-import { admin, call, useEmulator } from '../../helpers/emulator';
+import { admin, call } from '../../helpers/emulator';
 import { Receiver } from '../../helpers/receiver';
 import { hiFromAda } from './event-shapes';
 import {
@@ -15,12 +15,12 @@ import {
 	delivery,
 	settle,
 	useReceiver,
-	PROMPT_ANSWER_TIMEOUT_MS,
+	usePromptEmulator,
 } from './webhook-fixture';
 
 // docs/service-assumptions.md#a29 (delivery id), #a30 (signed bytes); spec "Events" (headers, body, Message fields).
 describe('emulator webhooks: what a delivery looks like', () => {
-	const emulator = useEmulator({ deliveryTimeoutMs: PROMPT_ANSWER_TIMEOUT_MS });
+	const emulator = usePromptEmulator();
 	const receiver = useReceiver(emulator);
 
 	it('POSTs exactly the spec headers and a body of event, data, webhook_id and timestamp', async () => {
@@ -154,7 +154,7 @@ describe('emulator webhooks: what a delivery looks like', () => {
 
 // docs/service-assumptions.md#a32 (events from the admin API); spec "Each subscription selects which event types it receives and can be switched on or off".
 describe('emulator webhooks: event selection and the active flag', () => {
-	const emulator = useEmulator({ deliveryTimeoutMs: PROMPT_ANSWER_TIMEOUT_MS });
+	const emulator = usePromptEmulator();
 
 	it("delivers only selected types, nothing to an inactive subscription, everything to '*'", async () => {
 		const e = emulator();

@@ -2,7 +2,7 @@
 /** What the webhook contract tests share: the spec's headers, subscribing, and a receiver per test. */
 import type { RunningEmulator } from '../../emulator';
 import type { Delivery } from '../../emulator/webhooks';
-import { admin } from '../../helpers/emulator';
+import { admin, useEmulator } from '../../helpers/emulator';
 import { Receiver, type Received } from '../../helpers/receiver';
 
 import { ISO_UTC } from './event-shapes';
@@ -24,8 +24,11 @@ export const TRANSPORT_HEADERS = [
 	'keep-alive',
 ];
 export const RETRY_DELAYS_MS = [60_000, 300_000, 900_000];
-/** A delivery timeout for receivers that answer at once: seconds, so a loaded machine's slow answer is not read as a timeout. */
-export const PROMPT_ANSWER_TIMEOUT_MS = 5_000;
+/**
+ * An emulator for receivers that answer at once: a delivery timeout of seconds, so a loaded
+ * machine's slow answer is not read as a timeout (the timeout cases set their own, short one).
+ */
+export const usePromptEmulator = () => useEmulator({ deliveryTimeoutMs: 5_000 });
 export const SECRET = 'whsec_contract-test';
 
 export type SubscriptionView = {

@@ -14,13 +14,13 @@ import {
 	advance,
 	pause,
 	useReceiver,
-	PROMPT_ANSWER_TIMEOUT_MS,
+	usePromptEmulator,
 } from './webhook-fixture';
 
 // docs/service-assumptions.md#a28 (retries after 1, 5, 15 min from the previous failure; then dead letter),
 // #a29 (same delivery id on every attempt, also on a re-request; timestamp of the attempt), #a34 (re-request via admin API).
 describe('emulator webhooks: retry schedule and dead-letter queue', () => {
-	const emulator = useEmulator({ deliveryTimeoutMs: PROMPT_ANSWER_TIMEOUT_MS });
+	const emulator = usePromptEmulator();
 	const receiver = useReceiver(emulator);
 
 	it('retries after 1, 5 and 15 minutes with the same delivery id, then dead-letters; a re-request delivers it', async () => {

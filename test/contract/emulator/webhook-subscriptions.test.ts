@@ -1,6 +1,6 @@
 import type { Delivery } from '../../emulator/webhooks';
 import { signatureValid } from '../../helpers/deliveries';
-import { admin, call, useEmulator } from '../../helpers/emulator';
+import { admin, call } from '../../helpers/emulator';
 import {
 	ISO_UTC,
 	SECRET,
@@ -13,12 +13,12 @@ import {
 	useReceiver,
 	type SubscriptionView,
 	type Saved,
-	PROMPT_ANSWER_TIMEOUT_MS,
+	usePromptEmulator,
 } from './webhook-fixture';
 
 // docs/service-assumptions.md#a31 (test event on saving), #a34 (subscriptions in the admin API, https except localhost).
 describe('emulator webhooks: subscriptions', () => {
-	const emulator = useEmulator({ deliveryTimeoutMs: PROMPT_ANSWER_TIMEOUT_MS });
+	const emulator = usePromptEmulator();
 	const receiver = useReceiver(emulator);
 
 	it.each([
