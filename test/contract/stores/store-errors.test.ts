@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { StateStoreError } from '../../../runtime/stores/errors';
-import { RedisStore } from '../../../runtime/stores/redis';
+import { pingRedis, RedisStore } from '../../../runtime/stores/redis';
 import { SqliteStore } from '../../../runtime/stores/sqlite';
 
 // Every store error names the store, says the cause in words and what to do, and never a secret:
@@ -137,5 +137,23 @@ describe('Redis store errors', () => {
 		} finally {
 			await store.close();
 		}
+	});
+
+	it('unreachable: the Redis it could not reach, never its password', async () => {
+		const store = new RedisStore({ host: '127.0.0.1', port: 1, password: 'hunter2-secret' });
+		try {
+			const error = await failure(async () => await store.claim('d', 'x', 1000));
+			expect(error.message).toMatch(
+				/^The Redis state store at 127\.0\.0\.1:1 database 0 failed: it cannot be reached \(.+\)\. Check the Messaging Bot Redis State Store credential/,
+			);
+			expect(error.message).not.toContain('hunter2');
+		} finally {
+			await store.close();
+		}
+	});
+
+	it('the credential test: PING answered, or the reason it was not', async () => {
+		expect(await pingRedis({ host: '127.0.0.1', port: 6379, database: 0 })).toBeNull();
+		expect(await pingRedis({ host: '127.0.0.1', port: 1 })).toMatch(/ECONNREFUSED/);
 	});
 });
