@@ -13,7 +13,6 @@ import {
 	type RunningN8n,
 } from '../../scripts/lib/n8n-process';
 import { BURST_SECRET, Sink } from '../helpers/delivery-burst';
-import { signedDelivery } from '../helpers/deliveries';
 import {
 	badHeaderAuth,
 	badSignature,
@@ -24,8 +23,9 @@ import {
 	idle,
 	signedOdd,
 	slowloris,
-	type Answers,
+	summary,
 } from './hostile/attacks';
+import { bigHeaderAuth, bigSigned, plainSigned } from './hostile/bodies';
 import { doorWorkflows, HEADER_AUTH, headerAuthCredential } from './hostile/doors';
 import { startSteady, watchMemory, type Steady } from './hostile/steady';
 
@@ -294,45 +294,3 @@ describe('the webhook doors under hostile input, in a real n8n', () => {
 });
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
-
-/** A signed delivery of 4 MiB: valid JSON (n8n parses bodies on its URL before the node). */
-function bigSigned(id: string) {
-	return signedDelivery(
-		BURST_SECRET,
-		'order.created',
-		{ order_id: 'o', note: 'x'.repeat(4 << 20) },
-		id,
-		'wh_big',
-	);
-}
-
-/** The same 4 MiB body to n8n's Webhook node, with a wrong Header Auth value. */
-function bigHeaderAuth(i: number) {
-	return { ...badHeaderAuth(i), body: bigSigned(`big_plain_${i}`).body };
-}
-
-/** An ordinary signed delivery with its own id. */
-function plainSigned(id: string) {
-	const { body, headers } = signedDelivery(
-		BURST_SECRET,
-		'order.created',
-		{ order_id: 'o', delivery_id: id },
-		id,
-		'wh_plain',
-	);
-	return { body, headers };
-}
-
-function summary(result: unknown): string {
-	if (typeof result === 'number')
-		return `; the door closed ${result} of the attacker's connections`;
-	if (result && typeof result === 'object' && 'statuses' in result) {
-		const a = result as Answers;
-		return `; attack answered ${JSON.stringify(a.statuses)} at ${Math.round(a.perSecond)}/s, p50 ${Math.round(a.p50)} ms, max ${Math.round(a.max)} ms`;
-	}
-	if (result && typeof result === 'object' && 'answer' in result) {
-		const h = result as { answer: string; sentMb: number };
-		return `; answered "${h.answer}" after ${h.sentMb} MiB sent`;
-	}
-	return '';
-}

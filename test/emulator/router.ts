@@ -3,14 +3,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { HttpError } from './http';
 
-type Context = {
+export type RouteContext = {
 	req: IncomingMessage;
 	res: ServerResponse;
 	url: URL;
 	params: string[];
 	body: unknown;
 };
-export type Handler = (ctx: Context) => void | Promise<void>;
+export type Handler = (ctx: RouteContext) => void | Promise<void>;
 type Route = { method: string; pattern: RegExp; handler: Handler };
 
 /** A route table: exact regexes over the path; 404 for an unknown path, 405 for a wrong method. */

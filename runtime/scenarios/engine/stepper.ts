@@ -1,7 +1,5 @@
-import { declaredVariables } from '../format/document-facts';
-import type { ScenarioSnapshot } from '../machine/build';
 import type { CompiledScenario, Step } from '../machine/compile';
-import { JUMP_STATE, type ConversationContext } from '../machine/setup';
+import type { ConversationContext } from '../machine/setup';
 import {
 	HANDLED_LIMIT,
 	timerCause,
@@ -9,11 +7,12 @@ import {
 	type ConversationRecord,
 	type OutboxEntry,
 } from '../durability/record';
-import { notePath, noteStep, stepPath, type PathLeg } from '../analytics/step-notes';
+import { notePath, noteStep, stepPath } from '../analytics/step-notes';
 import type { ScenarioRef } from '../analytics/counter-keys';
 import type { MessageReceived } from './inbox';
 import type { ClientProfile, MessageFields } from '../format/templates';
 import { currentMachine, type CurrentMachine } from './current-machine';
+import { followJump } from './jump';
 
 export type Restart = 'new' | 'ended' | 'scenario-changed' | 'scenario-removed';
 export type StepStatus = 'started' | 'handled' | 'silenced';
@@ -58,7 +57,12 @@ export class Stepper {
 	): ConversationRecord {
 		const { cause, now, timer } = how;
 		const ids = how.ids ?? record ?? { botId: '', clientId: '' };
-		const { scenario, snapshot, effects, path } = this.followJump(compiled, step, how.message);
+		const { scenario, snapshot, effects, path } = followJump(
+			this.scenarios,
+			compiled,
+			step,
+			how.message,
+		);
 		const persisted = scenario.persist(snapshot);
 		const ended = snapshot.status === 'done';
 		const context: ConversationContext = persisted.context;
@@ -96,44 +100,6 @@ export class Stepper {
 		);
 	}
 
-	/** A step that jumps to another scenario ends in that scenario's entry, with its effects. */
-	private followJump(
-		compiled: CompiledScenario,
-		step: Step,
-		message: MessageFields | undefined,
-	): {
-		scenario: CompiledScenario;
-		snapshot: ScenarioSnapshot;
-		effects: Step['effects'];
-		path: PathLeg[];
-	} {
-		const { snapshot } = step;
-		const jump = snapshot.value === JUMP_STATE ? snapshot.context.jump : null;
-		const here = { scenario: refOf(compiled), states: step.visits };
-		if (!jump) return { scenario: compiled, snapshot, effects: step.effects, path: [here] };
-		const target = this.scenarios.get(jump.scenario);
-		// validateScenarioSet guarantees the target; the check keeps the types honest.
-		if (!target) throw new Error(`No scenario "${jump.scenario}" is loaded`);
-		const declared = declaredVariables(target.document);
-		const vars = Object.fromEntries(
-			Object.entries(snapshot.context.vars).filter(([name]) => declared.has(name)),
-		);
-		const splits = snapshot.context.splits;
-		const entered = target.initial({
-			entry: jump.state,
-			client: snapshot.context.client,
-			vars,
-			...(splits ? { splits } : {}),
-			...(message ? { message } : {}),
-		});
-		return {
-			scenario: target,
-			snapshot: entered.snapshot,
-			effects: [...step.effects, ...entered.effects],
-			path: [here, { scenario: refOf(target), states: entered.visits }],
-		};
-	}
-
 	stepMessage(
 		record: ConversationRecord | undefined,
 		message: MessageReceived,
@@ -152,41 +118,17 @@ export class Stepper {
 		const current = record && !record.ended ? this.current(record) : undefined;
 		if (record && !record.ended && !current?.snapshot && record.snapshot.context.handedOff) {
 			// A human has the client: the bot stays silent, whatever changed in the scenario.
-			const silenced = {
-				...record,
-				handled: [...record.handled, message.message_id].slice(-HANDLED_LIMIT),
-				updatedAt: now,
-			};
 			return {
-				record: noteStep(silenced, { event: 'message' }),
+				record: silenced(record, message, now),
 				outcome: { status: 'silenced', handoff: false },
 			};
 		}
-		let compiled: CompiledScenario;
-		let step: Step;
-		let restart: Restart | undefined;
-		let status: StepStatus = 'handled';
-		let handedOffBefore = false;
-		if (current?.snapshot) {
-			compiled = current.compiled;
-			handedOffBefore = current.snapshot.context.handedOff;
-			step = compiled.step(current.snapshot, { type: 'MESSAGE', message: fields, client: profile });
-			if (handedOffBefore) status = 'silenced';
-		} else {
-			// A new conversation; or one that ended, or whose state its scenario no longer has.
-			compiled = current?.compiled ?? this.entry;
-			restart = !record
-				? 'new'
-				: record.ended
-					? 'ended'
-					: current
-						? 'scenario-changed'
-						: 'scenario-removed';
-			// A client's split variants outlive its conversation (format/split.ts).
-			const splits = record?.snapshot.context.splits;
-			step = compiled.start({ client: profile, message: fields, ...(splits ? { splits } : {}) });
-			status = 'started';
-		}
+		const { compiled, step, status, restart, handedOffBefore } = this.begin(
+			record,
+			current,
+			fields,
+			profile,
+		);
 		const next = this.recordAfterStep(record, compiled, step, {
 			cause: message.message_id,
 			now,
@@ -202,6 +144,53 @@ export class Stepper {
 			? { olderVersion: { version: compiled.version, liveVersion: older.version } }
 			: {};
 		return { record: next, outcome: { status, handoff, restart, ...olderVersion } };
+	}
+
+	/**
+	 * A message's step on the conversation's machine; or the start of a new one, when there is
+	 * none, it ended, or its state is gone from its scenario (why, in `restart`).
+	 */
+	private begin(
+		record: ConversationRecord | undefined,
+		current: CurrentMachine | undefined,
+		fields: MessageFields,
+		profile: ClientProfile,
+	): {
+		compiled: CompiledScenario;
+		step: Step;
+		status: StepStatus;
+		restart?: Restart;
+		handedOffBefore: boolean;
+	} {
+		if (current?.snapshot) {
+			const handedOffBefore = current.snapshot.context.handedOff;
+			return {
+				compiled: current.compiled,
+				step: current.compiled.step(current.snapshot, {
+					type: 'MESSAGE',
+					message: fields,
+					client: profile,
+				}),
+				status: handedOffBefore ? 'silenced' : 'handled',
+				handedOffBefore,
+			};
+		}
+		const compiled = current?.compiled ?? this.entry;
+		const restart: Restart = !record
+			? 'new'
+			: record.ended
+				? 'ended'
+				: current
+					? 'scenario-changed'
+					: 'scenario-removed';
+		// A client's split variants outlive its conversation (format/split.ts).
+		const splits = record?.snapshot.context.splits;
+		const step = compiled.start({
+			client: profile,
+			message: fields,
+			...(splits ? { splits } : {}),
+		});
+		return { compiled, step, status: 'started', restart, handedOffBefore: false };
 	}
 
 	/**
@@ -265,10 +254,6 @@ export class Stepper {
 	}
 }
 
-function refOf(compiled: CompiledScenario): ScenarioRef {
-	return { id: compiled.id, version: compiled.version };
-}
-
 /** The fields of a message a scenario may quote. */
 function fieldsOf(message: MessageReceived): MessageFields {
 	return {
@@ -277,4 +262,18 @@ function fieldsOf(message: MessageReceived): MessageFields {
 		...(message.channel === undefined ? {} : { channel: message.channel }),
 		...(message.timestamp === undefined ? {} : { timestamp: message.timestamp }),
 	};
+}
+
+/** The record after a message to a conversation a human has: only the message's id is kept. */
+function silenced(
+	record: ConversationRecord,
+	message: MessageReceived,
+	now: number,
+): ConversationRecord {
+	const kept = {
+		...record,
+		handled: [...record.handled, message.message_id].slice(-HANDLED_LIMIT),
+		updatedAt: now,
+	};
+	return noteStep(kept, { event: 'message' });
 }

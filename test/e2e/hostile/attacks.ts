@@ -210,3 +210,18 @@ async function openMany(port: number, count: number): Promise<Socket[]> {
 	}
 	return sockets;
 }
+
+/** An attack's figures as a line ends them: what it was answered, or what the door did. */
+export function summary(result: unknown): string {
+	if (typeof result === 'number')
+		return `; the door closed ${result} of the attacker's connections`;
+	if (result && typeof result === 'object' && 'statuses' in result) {
+		const a = result as Answers;
+		return `; attack answered ${JSON.stringify(a.statuses)} at ${Math.round(a.perSecond)}/s, p50 ${Math.round(a.p50)} ms, max ${Math.round(a.max)} ms`;
+	}
+	if (result && typeof result === 'object' && 'answer' in result) {
+		const h = result as { answer: string; sentMb: number };
+		return `; answered "${h.answer}" after ${h.sentMb} MiB sent`;
+	}
+	return '';
+}
