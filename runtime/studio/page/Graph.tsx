@@ -7,7 +7,6 @@ import {
 	ReactFlow,
 	applyNodeChanges,
 	type Connection,
-	type Edge,
 	type Node,
 	type NodeChange,
 	type NodeProps,
@@ -17,17 +16,10 @@ import {
 } from '@xyflow/react';
 import { memo, useEffect, useMemo, useState, type CSSProperties } from 'react';
 
-import { RouteEdge, arrowHead, type RouteData } from './Edges';
+import { RouteEdge } from './Edges';
+import { flowEdges, flowNodes, type BoxData } from './graph-elements';
 
-import {
-	ANY,
-	END,
-	START,
-	type Layout,
-	type Overlay,
-	type StateBox,
-	type StateTraffic,
-} from './runtime-bridge';
+import { ANY, END, START, type Layout, type Overlay } from './runtime-bridge';
 import type { VariantRow } from './split-view';
 import { Variants } from './SplitMarks';
 import { StateCounts } from './TrafficMarks';
@@ -38,14 +30,6 @@ import { StateCounts } from './TrafficMarks';
  * handle covers it while a connection is dragged); the rest of the positions and routes are dagre's.
  */
 
-type BoxData = {
-	box: StateBox;
-	problem: boolean;
-	current: boolean;
-	visited: boolean;
-	traffic?: StateTraffic;
-	variants?: VariantRow[];
-};
 type MarkData = { kind: string };
 
 export interface GraphProps {
@@ -68,54 +52,11 @@ export interface GraphProps {
 
 export function ScenarioGraphView(props: GraphProps) {
 	const { layout, selected, problems, current, visited, traffic, splits } = props;
-	const nodes = useMemo<Node[]>(
-		() =>
-			layout.nodes.map((n) => {
-				const common = { id: n.id, position: { x: n.x, y: n.y }, width: n.width, height: n.height };
-				if (!n.box)
-					return {
-						...common,
-						type: 'mark',
-						data: { kind: n.id },
-						selectable: false,
-						connectable: false,
-					};
-				const data: BoxData = {
-					box: n.box,
-					problem: problems.has(n.id),
-					current: current === n.id,
-					visited: visited.has(n.id),
-					traffic: traffic?.state(n.id),
-					variants: splits.get(n.id),
-				};
-				return {
-					...common,
-					type: 'state',
-					data,
-					selected: selected === n.id,
-					style: { width: n.width, height: n.height },
-				};
-			}),
+	const nodes = useMemo(
+		() => flowNodes(layout, { selected, problems, current, visited, traffic, splits }),
 		[layout, selected, problems, current, visited, traffic, splits],
 	);
-	const edges = useMemo<Edge[]>(
-		() =>
-			layout.edges.map((route) => ({
-				id: route.id,
-				// The head is drawn in units of the line's width: kept the same size on a wide arrow.
-				markerEnd: arrowHead(traffic?.edges.get(route.id)?.width ?? 1),
-				source: route.source,
-				target: route.target,
-				type: 'route',
-				data: {
-					route,
-					seen: traffic?.edges.get(route.id),
-					free: layout.free.has(route.id),
-				} satisfies RouteData,
-				selectable: false,
-			})),
-		[layout, traffic],
-	);
+	const edges = useMemo(() => flowEdges(layout, traffic), [layout, traffic]);
 	// Shown while a box is dragged; the store has the position once it is dropped.
 	const [shown, setShown] = useState(nodes);
 	useEffect(() => setShown(nodes), [nodes]);

@@ -1,12 +1,11 @@
 import { create } from 'zustand';
 
-import * as api from './api';
 import { NEW_SCENARIO, type Draft } from './draft';
-import { drawnPositions, loadPositions, savePositions, type Positions } from './positions';
-import { BLANK } from './templates';
-import { addState, connect, freeName, withVersionRaised } from './edits';
+import type { Positions } from './positions';
+import { addState, connect, freeName } from './edits';
 import { historyReducer, startHistory, type History } from './history';
-import { prepareSave, type Pending, type Source } from './saving';
+import type { Pending, Source } from './saving';
+import { documentActions } from './store-document';
 import type { Traffic } from './runtime-bridge';
 
 /**
@@ -120,66 +119,7 @@ export const useStudio = create<Studio>()((set, get) => ({
 		get().select(from);
 	},
 
-	load: (next, from, baseline = next) =>
-		set((s) => ({
-			history: startHistory(next),
-			saved: baseline,
-			source: from,
-			selected: undefined,
-			positions: {},
-			opened: s.opened + 1,
-		})),
-	openFile: async (path) => {
-		const text = await api.readScenarioFile(path);
-		if (text === undefined) {
-			// A path with no file yet: a blank scenario, named after it, created on its first save.
-			const id = (path.split(/[\\/]/).pop() ?? 'my-bot').replace(/\.json$/, '');
-			get().load({ ...BLANK, id }, { kind: 'file', path }, {});
-			return get().say(`${path} is new: it is created on the first save`);
-		}
-		try {
-			get().load(JSON.parse(text) as Draft, { kind: 'file', path });
-			set({ positions: await loadPositions(path) });
-			get().say('');
-		} catch (error) {
-			get().say(`${path} is not JSON: ${(error as Error).message}`);
-		}
-	},
-	// Baseline {}: a new scenario is unsaved from the start, so Save is open.
-	startNew: (draft) => get().load(draft, { kind: 'new' }, {}),
-	saveAs: async (path) => {
-		set({ source: { kind: 'file', path }, dialog: undefined });
-		await get().save();
-	},
-	// Every box stays where it is drawn now, not only the one moved: dagre re-flows nothing after.
-	place: (state, x, y) =>
-		set((s) => ({ positions: { ...drawnPositions(), ...s.positions, [state]: { x, y } } })),
-	save: async () => {
-		const { source, saved } = get();
-		if (source.kind === 'new') return set({ dialog: 'saveAs' });
-		const draft = get().history.present;
-		const next = withVersionRaised(draft, saved);
-		await confirmSave(await prepareSave(source, next, saved, draft.version), next);
-	},
-	rollBack: async (version) => {
-		const { source, saved } = get();
-		if (source.kind === 'new')
-			return get().say('Roll Back writes where the scenario is saved: save it first');
-		const draft = get().history.present;
-		const next = (await api.rolledBack(JSON.stringify(draft), version)) as Draft | undefined;
-		if (!next) return;
-		const saving = await prepareSave(source, next, saved, draft.version);
-		const said = `version ${version}'s content as the store kept it, saved as version ${String(next.version)}`;
-		const note = isDirty(get()) ? `${said}; the edits not saved are replaced` : said;
-		await confirmSave(
-			saving && { ...saving, title: `${saving.title}: Roll Back to v${version}`, note },
-			next,
-		);
-	},
-	copy: async () => {
-		await navigator.clipboard.writeText(JSON.stringify(get().history.present, null, 2));
-		get().say("Copied: paste it into the Scenario node's Scenario field");
-	},
+	...documentActions(set, get),
 	setFiles: (files) => set({ files }),
 
 	select: (name) => set(name ? { selected: name, tab: 'form' } : { selected: undefined }),
@@ -193,22 +133,4 @@ export const useStudio = create<Studio>()((set, get) => ({
 	setTraffic: (traffic) => set((s) => ({ traffic: { ...s.traffic, ...traffic } })),
 }));
 
-/** Shows the save's diff; once confirmed, writes it and takes `next` as the draft saved. */
-async function confirmSave(saving: (Pending & { done: string }) | undefined, next: Draft) {
-	if (!saving) return;
-	const { getState: get, setState: set } = useStudio;
-	const write = async () => {
-		const said = await saving.write();
-		const { source: to, positions } = get();
-		if (to.kind === 'file') await savePositions(to.path, positions, next);
-		get().change(next);
-		set({ saved: next, status: said || saving.done });
-	};
-	set({ pending: { ...saving, write } });
-}
-
-/** The draft being edited. */
-export const draftOf = (s: Studio) => s.history.present;
-
-/** Whether the draft differs from the one last opened or saved. */
-export const isDirty = (s: Studio) => JSON.stringify(s.history.present) !== JSON.stringify(s.saved);
+export { draftOf, isDirty } from './selectors';
