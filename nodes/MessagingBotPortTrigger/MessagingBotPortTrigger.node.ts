@@ -35,6 +35,7 @@ import {
 	nodeStateStore,
 	stateStoreProperty,
 } from '../shared/stateStore';
+import type { StateStore } from '../../runtime/stores/types';
 import { DOCS } from '../shared/documentation';
 import { listenerLimits, listenerLimitsProperty } from './listenerLimits';
 
@@ -135,39 +136,8 @@ export class MessagingBotPortTrigger implements INodeType {
 			options.statePath,
 			options.refuseLossyRedis,
 		);
-		// Each execution takes every delivery kept and not yet run; the next starts when it ends.
-		const dispatcher = new Dispatcher(
-			store,
-			scope,
-			async (items) => {
-				const done = this.helpers.createDeferredPromise<IRun>();
-				this.emit([this.helpers.returnJsonArray(items as IDataObject[])], undefined, done);
-				await finishedOrAfter(done.promise, EXECUTION_WAIT_MS, sleep);
-			},
-			(error) => this.logger.error(`Messaging Bot Own Port Trigger: ${error.message}`),
-		);
-		const receive = async (delivery: Parameters<typeof receiveDelivery>[0]): Promise<Answer> => {
-			const outcome = await receiveDelivery(delivery, {
-				secrets,
-				events: this.getNodeParameter('events', ['*']) as string[],
-				bots: selectedBots(this),
-				listening,
-				passTestEvents: options.passTestEvents === true,
-				includeHeaders: options.includeHeaders === true,
-				includeRawBody: options.includeRawBody === true,
-				scope,
-				...scenarioInbox(this),
-				batch: true,
-				store: async () => store,
-			});
-			if (outcome.kind === 'rejected' && listening)
-				this.emitError(refusedWhileListening(this.getNode(), outcome.status, outcome.body.message));
-			if (outcome.kind !== 'accepted') return outcome;
-			if (listening)
-				this.emit([this.helpers.returnJsonArray((await outcome.items()) as IDataObject[])]);
-			else dispatcher.kick();
-			return outcome;
-		};
+		const dispatcher = executionsOf(this, store, scope);
+		const receive = receiverOf(this, { store, scope, secrets, listening, options, dispatcher });
 		const port = this.getNodeParameter('port', 5690) as number;
 		const listener = await startListener({
 			port,
@@ -192,4 +162,58 @@ export class MessagingBotPortTrigger implements INodeType {
 function normalisePath(path: string): string {
 	const trimmed = path.trim() || '/messaging-bot';
 	return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** Each execution takes every delivery kept and not yet run; the next starts when it ends. */
+function executionsOf(ctx: ITriggerFunctions, store: StateStore, scope: string): Dispatcher {
+	return new Dispatcher(
+		store,
+		scope,
+		async (items) => {
+			const done = ctx.helpers.createDeferredPromise<IRun>();
+			ctx.emit([ctx.helpers.returnJsonArray(items as IDataObject[])], undefined, done);
+			await finishedOrAfter(done.promise, EXECUTION_WAIT_MS, sleep);
+		},
+		(error) => ctx.logger.error(`Messaging Bot Own Port Trigger: ${error.message}`),
+	);
+}
+
+/**
+ * What the port answers a delivery: checked and kept (runtime/webhooks), then run by the
+ * dispatcher; while the editor listens, shown at once, and a refusal shown as an error.
+ */
+function receiverOf(
+	ctx: ITriggerFunctions,
+	on: {
+		store: StateStore;
+		scope: string;
+		secrets: Awaited<ReturnType<typeof signingSecrets>>;
+		listening: boolean;
+		options: IDataObject;
+		dispatcher: Dispatcher;
+	},
+) {
+	const { store, scope, secrets, listening, options, dispatcher } = on;
+	return async (delivery: Parameters<typeof receiveDelivery>[0]): Promise<Answer> => {
+		const outcome = await receiveDelivery(delivery, {
+			secrets,
+			events: ctx.getNodeParameter('events', ['*']) as string[],
+			bots: selectedBots(ctx),
+			listening,
+			passTestEvents: options.passTestEvents === true,
+			includeHeaders: options.includeHeaders === true,
+			includeRawBody: options.includeRawBody === true,
+			scope,
+			...scenarioInbox(ctx),
+			batch: true,
+			store: async () => store,
+		});
+		if (outcome.kind === 'rejected' && listening)
+			ctx.emitError(refusedWhileListening(ctx.getNode(), outcome.status, outcome.body.message));
+		if (outcome.kind !== 'accepted') return outcome;
+		if (listening)
+			ctx.emit([ctx.helpers.returnJsonArray((await outcome.items()) as IDataObject[])]);
+		else dispatcher.kick();
+		return outcome;
+	};
 }

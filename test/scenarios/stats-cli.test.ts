@@ -114,7 +114,15 @@ describe.each([
 
 describe('messaging-bot-scenario stats: mistakes', () => {
 	it('needs a store that exists, and days in order', async () => {
-		expect((await run(['stats'])).code).toBe(2);
+		const none = await run(['stats']);
+		expect(none.code).toBe(2);
+		expect(none.err).toContain('stats needs --store');
+		const quiet = await run(['stats', '--store', dir, '--quiet-hours', 'soon']);
+		expect(quiet).toMatchObject({
+			code: 2,
+			err: '--quiet-hours must be a number of hours, 0 or more (got soon)\n',
+		});
+		expect((await run(['stats', '--store', dir, '--per-week'])).code).toBe(2);
 		expect(await run(['stats', '--store', path.join(dir, 'none.sqlite')])).toMatchObject({
 			code: 1,
 			err: `No state store file at ${path.join(dir, 'none.sqlite')}\n`,

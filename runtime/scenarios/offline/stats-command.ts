@@ -22,44 +22,11 @@ export async function runStats(
 	io: CliIo,
 	now = Date.now(),
 ): Promise<number> {
-	let values: {
-		store?: string;
-		scenario?: string;
-		from?: string;
-		to?: string;
-		'per-day'?: boolean;
-		'quiet-hours'?: string;
-	};
-	try {
-		values = parseArgs({
-			args: [...args],
-			options: {
-				store: { type: 'string' },
-				scenario: { type: 'string' },
-				from: { type: 'string' },
-				to: { type: 'string' },
-				'per-day': { type: 'boolean' },
-				'quiet-hours': { type: 'string' },
-			},
-			strict: true,
-		}).values;
-	} catch (error) {
-		io.err(`${(error as Error).message}\n\nUsage:\n${STATS_USAGE}\n`);
-		return 2;
-	}
-	const quietHours = Number(values['quiet-hours'] ?? 24);
-	if (!Number.isFinite(quietHours) || quietHours < 0) {
-		io.err(`--quiet-hours must be a number of hours, 0 or more (got ${values['quiet-hours']})\n`);
-		return 2;
-	}
-	const where = values.store;
-	if (!where) {
-		io.err(`stats needs --store\n\nUsage:\n${STATS_USAGE}\n`);
-		return 2;
-	}
+	const options = statsOptions(args, io);
+	if (typeof options === 'number') return options;
+	const { values, quietHours, where } = options;
 	const redis = /^rediss?:\/\//.test(where);
-	const postgres = isPostgresUrl(where);
-	if (!redis && !postgres && !existsSync(where)) {
+	if (!redis && !isPostgresUrl(where) && !existsSync(where)) {
 		io.err(`No state store file at ${where}\n`);
 		return 1;
 	}
@@ -83,6 +50,50 @@ export async function runStats(
 	} finally {
 		await store.close();
 	}
+}
+
+interface StatsValues {
+	store?: string;
+	scenario?: string;
+	from?: string;
+	to?: string;
+	'per-day'?: boolean;
+	'quiet-hours'?: string;
+}
+
+/** The command's options, or the exit code of a usage error (said on `io`). */
+function statsOptions(
+	args: readonly string[],
+	io: CliIo,
+): { values: StatsValues; quietHours: number; where: string } | number {
+	let values: StatsValues;
+	try {
+		values = parseArgs({
+			args: [...args],
+			options: {
+				store: { type: 'string' },
+				scenario: { type: 'string' },
+				from: { type: 'string' },
+				to: { type: 'string' },
+				'per-day': { type: 'boolean' },
+				'quiet-hours': { type: 'string' },
+			},
+			strict: true,
+		}).values;
+	} catch (error) {
+		io.err(`${(error as Error).message}\n\nUsage:\n${STATS_USAGE}\n`);
+		return 2;
+	}
+	const quietHours = Number(values['quiet-hours'] ?? 24);
+	if (!Number.isFinite(quietHours) || quietHours < 0) {
+		io.err(`--quiet-hours must be a number of hours, 0 or more (got ${values['quiet-hours']})\n`);
+		return 2;
+	}
+	if (!values.store) {
+		io.err(`stats needs --store\n\nUsage:\n${STATS_USAGE}\n`);
+		return 2;
+	}
+	return { values, quietHours, where: values.store };
 }
 
 const pct = (share: number | null) => (share === null ? '-' : `${Math.round(share * 100)}%`);
