@@ -17,10 +17,9 @@ import {
 import { memo, useEffect, useMemo, useState, type CSSProperties } from 'react';
 
 import { RouteEdge } from './Edges';
-import { flowEdges, flowNodes, type BoxData } from './graph-elements';
+import { flowEdges, flowNodes, type BoxData, type BoxMarks } from './graph-elements';
 
-import { ANY, END, START, type Layout, type Overlay } from './runtime-bridge';
-import type { VariantRow } from './split-view';
+import { ANY, END, START, type Layout } from './runtime-bridge';
 import { Variants } from './SplitMarks';
 import { StateCounts } from './TrafficMarks';
 
@@ -32,18 +31,10 @@ import { StateCounts } from './TrafficMarks';
 
 type MarkData = { kind: string };
 
-export interface GraphProps {
+export interface GraphProps extends BoxMarks {
 	layout: Layout & { free: Set<string> };
 	/** Changes when another scenario is opened, or states are added or pasted: the view fits again. */
 	fitKey: string;
-	selected?: string;
-	problems: ReadonlySet<string>;
-	current?: string;
-	visited: ReadonlySet<string>;
-	/** A period's traffic, drawn over the boxes and arrows. */
-	traffic?: Overlay;
-	/** Each split step's variants. */
-	splits: ReadonlyMap<string, VariantRow[]>;
 	onSelect(state: string | undefined): void;
 	onConnect(from: string, to: string): void;
 	onPlace(state: string, x: number, y: number): void;

@@ -20,7 +20,9 @@ export interface BoxMarks {
 	problems: ReadonlySet<string>;
 	current?: string;
 	visited: ReadonlySet<string>;
+	/** A period's traffic, drawn over the boxes and arrows. */
 	traffic?: Overlay;
+	/** Each split step's variants. */
 	splits: ReadonlyMap<string, VariantRow[]>;
 }
 
