@@ -167,20 +167,7 @@ export async function startQueueMode(
 		await state.flushdb();
 		await state.quit();
 	}
-	const env = {
-		DB_TYPE: 'postgresdb',
-		...PG_ENV,
-		DB_POSTGRESDB_DATABASE: database,
-		EXECUTIONS_MODE: 'queue',
-		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-		QUEUE_BULL_REDIS_PORT: '6379',
-		QUEUE_BULL_PREFIX: database,
-		// n8n's own keys and channels apart from any other n8n's on this Redis, as the queue's are:
-		// its cache holds each published workflow, which its triggers run, and CI runs two queue-mode
-		// tests with the same workflow ID at once (redis-prefix.e2e.test.ts shows what sharing does).
-		N8N_REDIS_KEY_PREFIX: database,
-		...extraEnv,
-	};
+	const env = queueEnv(database, extraEnv);
 	const main: N8nOptions = {
 		userFolder,
 		port: await freePort(),
@@ -188,31 +175,9 @@ export async function startQueueMode(
 		env,
 	};
 	const pg = o.postgres ?? { host: PG.host, port: Number(PG.port), database };
-	prepareN8n(main, api, secret, workflows, [
-		{
-			id: REDIS_CREDENTIAL_ID,
-			name: 'Messaging Bot Redis',
-			type: 'messagingBotRedisApi',
-			data: { host: '127.0.0.1', port: statePort, database: stateDb, user: '', password: '' },
-		},
-		{
-			id: POSTGRES_CREDENTIAL_ID,
-			name: 'Messaging Bot PostgreSQL',
-			type: 'messagingBotPostgresApi',
-			data: pgStateCredential(pg),
-		},
-	]);
+	prepareN8n(main, api, secret, workflows, storeCredentials(statePort, stateDb, pg));
 	const shared = sharedStoreReader(o.store ?? 'redis', stateDb, pg);
-	const workerOptions: N8nOptions[] = [];
-	for (let i = 0; i < workers; i++) {
-		const port = await freePort();
-		workerOptions.push({
-			userFolder,
-			port,
-			brokerPort: await freePort(),
-			env: { ...env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) },
-		});
-	}
+	const workerOptions = await helperOptions(workers, userFolder, env, true);
 	const running: QueueMode = {
 		database,
 		main: await startN8n(main),
@@ -236,9 +201,7 @@ export async function startQueueMode(
 		},
 	};
 	// Workers and webhook processors start side by side: none runs migrations (main has).
-	const webhookOptions: N8nOptions[] = [];
-	for (let i = 0; i < webhookProcessors; i++)
-		webhookOptions.push({ userFolder, port: await freePort(), brokerPort: await freePort(), env });
+	const webhookOptions = await helperOptions(webhookProcessors, userFolder, env, false);
 	await Promise.all([
 		...workerOptions.map(async (_, i) => await running.restartWorker(i)),
 		...webhookOptions.map(async (options, i) => {
@@ -246,4 +209,65 @@ export async function startQueueMode(
 		}),
 	]);
 	return running;
+}
+
+/** The environment of every process of one queue-mode n8n: its own database and Redis keys. */
+function queueEnv(database: string, extraEnv: Record<string, string>): Record<string, string> {
+	return {
+		DB_TYPE: 'postgresdb',
+		...PG_ENV,
+		DB_POSTGRESDB_DATABASE: database,
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: '6379',
+		QUEUE_BULL_PREFIX: database,
+		// n8n's own keys and channels apart from any other n8n's on this Redis, as the queue's are:
+		// its cache holds each published workflow, which its triggers run, and CI runs two queue-mode
+		// tests with the same workflow ID at once (redis-prefix.e2e.test.ts shows what sharing does).
+		N8N_REDIS_KEY_PREFIX: database,
+		...extraEnv,
+	};
+}
+
+/** The state stores' credentials the workflows use: Redis (database `stateDb`) and PostgreSQL. */
+function storeCredentials(
+	statePort: number,
+	stateDb: number,
+	pg: Parameters<typeof pgStateCredential>[0],
+) {
+	return [
+		{
+			id: REDIS_CREDENTIAL_ID,
+			name: 'Messaging Bot Redis',
+			type: 'messagingBotRedisApi',
+			data: { host: '127.0.0.1', port: statePort, database: stateDb, user: '', password: '' },
+		},
+		{
+			id: POSTGRES_CREDENTIAL_ID,
+			name: 'Messaging Bot PostgreSQL',
+			type: 'messagingBotPostgresApi',
+			data: pgStateCredential(pg),
+		},
+	];
+}
+
+/** Options of `count` workers (with their health check on their port) or webhook processors. */
+async function helperOptions(
+	count: number,
+	userFolder: string,
+	env: Record<string, string>,
+	worker: boolean,
+): Promise<N8nOptions[]> {
+	const options: N8nOptions[] = [];
+	for (let i = 0; i < count; i++) {
+		const port = await freePort();
+		const health = { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) };
+		options.push({
+			userFolder,
+			port,
+			brokerPort: await freePort(),
+			env: worker ? { ...env, ...health } : env,
+		});
+	}
+	return options;
 }
