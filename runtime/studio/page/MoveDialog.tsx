@@ -68,24 +68,39 @@ export function MoveDialog(props: {
 			)}
 			{preview && <PreviewTable preview={preview} />}
 			{report && <ReportLine report={report} />}
-			<div className="inline">
-				<button
-					data-testid="move-preview"
-					onClick={() => ask(() => api.previewMove(scenario, plan), setPreview)}
-				>
-					Preview
-				</button>
-				<button
-					className="primary"
-					data-testid="move-apply"
-					disabled={!preview || moving(preview) === 0}
-					onClick={apply}
-				>
-					{preview ? `Move ${moving(preview)} of ${preview.conversations}` : 'Move'}
-				</button>
-				<button onClick={props.onClose}>Close</button>
-			</div>
+			<MoveButtons
+				preview={preview}
+				onPreview={() => ask(() => api.previewMove(scenario, plan), setPreview)}
+				onApply={apply}
+				onClose={props.onClose}
+			/>
 		</Dialog>
+	);
+}
+
+/** Preview, then Move (open once a preview shows conversations to write), Close. */
+function MoveButtons(props: {
+	preview?: MovePreview;
+	onPreview(): void;
+	onApply(): void;
+	onClose(): void;
+}) {
+	const { preview } = props;
+	return (
+		<div className="inline">
+			<button data-testid="move-preview" onClick={props.onPreview}>
+				Preview
+			</button>
+			<button
+				className="primary"
+				data-testid="move-apply"
+				disabled={!preview || moving(preview) === 0}
+				onClick={props.onApply}
+			>
+				{preview ? `Move ${moving(preview)} of ${preview.conversations}` : 'Move'}
+			</button>
+			<button onClick={props.onClose}>Close</button>
+		</div>
 	);
 }
 

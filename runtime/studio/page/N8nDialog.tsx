@@ -61,18 +61,30 @@ export function N8nDialog(props: {
 					{error}
 				</div>
 			)}
-			{found && (
-				<p className="hint" data-testid="n8n-found">
-					{found.name}
-					{found.published
-						? ': published; Save to n8n publishes the new scenario at once'
-						: ': not published; Save to n8n saves it, you publish it in n8n'}
-				</p>
-			)}
-			{found && found.nodes.length === 0 && (
+			{found && <FoundNodes found={found} target={target} onOpen={props.onOpen} />}
+		</Dialog>
+	);
+}
+
+/** The workflow found, whether it is published, and a button for each of its Scenario nodes. */
+function FoundNodes(props: {
+	found: N8nWorkflow;
+	target: N8nTarget;
+	onOpen(source: N8nSource, scenario: string): void;
+}) {
+	const { found, target } = props;
+	return (
+		<>
+			<p className="hint" data-testid="n8n-found">
+				{found.name}
+				{found.published
+					? ': published; Save to n8n publishes the new scenario at once'
+					: ': not published; Save to n8n saves it, you publish it in n8n'}
+			</p>
+			{found.nodes.length === 0 && (
 				<div className="hint bad">"{found.name}" has no Messaging Bot Scenario node.</div>
 			)}
-			{found?.nodes.map((node) => (
+			{found.nodes.map((node) => (
 				<div key={node.name} className="inline">
 					<button
 						data-testid={`n8n-node-${node.name}`}
@@ -90,6 +102,6 @@ export function N8nDialog(props: {
 					{node.problem && <span className="hint bad">Cannot open: {node.problem}</span>}
 				</div>
 			))}
-		</Dialog>
+		</>
 	);
 }

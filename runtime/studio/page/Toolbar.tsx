@@ -1,3 +1,4 @@
+import type { Source } from './saving';
 import { isDirty, useStudio } from './store';
 
 /**
@@ -28,24 +29,7 @@ export function Toolbar() {
 			<button data-testid="open" onClick={() => leave() && studio.openDialog('open')}>
 				Open
 			</button>
-			{listed.length > 0 && (
-				<select
-					data-testid="file-select"
-					value={source.kind === 'file' ? source.path : ''}
-					onChange={(e) => onOpenFile(e.target.value)}
-				>
-					{source.kind !== 'file' && (
-						<option value="">
-							{source.kind === 'n8n' ? `n8n: ${source.workflowName}` : '(new scenario)'}
-						</option>
-					)}
-					{listed.map((f) => (
-						<option key={f} value={f}>
-							{f.split('/').pop()}
-						</option>
-					))}
-				</select>
-			)}
+			{listed.length > 0 && <FileSelect files={listed} source={source} onOpen={onOpenFile} />}
 			<button data-testid="add-state" onClick={studio.addState}>
 				+ State
 			</button>
@@ -77,6 +61,29 @@ export function Toolbar() {
 				{status}
 			</span>
 		</header>
+	);
+}
+
+/** The files the studio was opened on, and the scenario open now when it is not one of them. */
+function FileSelect(props: { files: string[]; source: Source; onOpen(file: string): void }) {
+	const { source } = props;
+	return (
+		<select
+			data-testid="file-select"
+			value={source.kind === 'file' ? source.path : ''}
+			onChange={(e) => props.onOpen(e.target.value)}
+		>
+			{source.kind !== 'file' && (
+				<option value="">
+					{source.kind === 'n8n' ? `n8n: ${source.workflowName}` : '(new scenario)'}
+				</option>
+			)}
+			{props.files.map((f) => (
+				<option key={f} value={f}>
+					{f.split('/').pop()}
+				</option>
+			))}
+		</select>
 	);
 }
 

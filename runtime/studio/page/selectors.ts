@@ -1,4 +1,4 @@
-import type { Studio } from './store';
+import type { Studio } from './studio-types';
 
 /** The draft being edited. */
 export const draftOf = (s: Studio) => s.history.present;

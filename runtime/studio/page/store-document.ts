@@ -7,7 +7,7 @@ import { drawnPositions, loadPositions, savePositions } from './positions';
 import { startHistory } from './history';
 import { prepareSave, type Pending } from './saving';
 import { isDirty } from './selectors';
-import type { Studio } from './store';
+import type { Studio } from './studio-types';
 import { BLANK } from './templates';
 
 /**
