@@ -7,6 +7,7 @@ import { prepareN8n, productionUrl } from '../../scripts/lib/demo-setup';
 import {
 	freePort,
 	RESTARTABLE_ENV,
+	restartN8n,
 	startN8n,
 	waitForWebhook,
 	type N8nOptions,
@@ -85,7 +86,7 @@ describe('analytics and a split test through a SIGKILL', () => {
 		await sleep(Math.random() * KILL_WITHIN_MS);
 		const killAt = Date.now();
 		await n8n.kill();
-		n8n = await startN8n(options);
+		n8n = await restartN8n(options);
 		await waitForWebhook(url);
 		mark('restart', killAt);
 		await Promise.all(inFlight.map(async (wait) => await wait()));

@@ -7,6 +7,7 @@ import { prepareN8n, productionUrl } from '../../scripts/lib/demo-setup';
 import {
 	freePort,
 	RESTARTABLE_ENV,
+	restartN8n,
 	startN8n,
 	waitForWebhook,
 	type N8nOptions,
@@ -95,7 +96,7 @@ describe('every accepted message handled once, in order, through SIGKILLs', () =
 				killAt.push(Date.now() - started);
 				await n8n.kill();
 				const down = Date.now();
-				n8n = await startN8n(options);
+				n8n = await restartN8n(options);
 				const ready = Date.now() - down;
 				await waitForWebhook(url);
 				restarts.push({ ready, webhook: Date.now() - down });

@@ -8,6 +8,7 @@ import { prepareN8n, WEBHOOK_CREDENTIAL_ID, type Workflow } from '../../scripts/
 import {
 	freePort,
 	RESTARTABLE_ENV,
+	restartN8n,
 	startN8n,
 	waitForWebhook,
 	type N8nOptions,
@@ -96,7 +97,7 @@ describe('Own Port Trigger under a burst, in a real n8n', () => {
 			'kill',
 			async () => {
 				await n8n.kill();
-				n8n = await startN8n(options);
+				n8n = await restartN8n(options);
 			},
 			120_000,
 		);
